@@ -1,0 +1,88 @@
+package core
+
+import (
+	"sync/atomic"
+)
+
+// A frame holds the stealable half of one Join: the function a thief would
+// run, its argument, the slot for its result, and the latch the owner waits
+// on if the frame is stolen.
+//
+// Frames are recycled per worker by fork depth: the frame of the Join at
+// depth i of a worker's deque lives in that deque's slot i and is reused by
+// the next Join at the same depth whose types match (the cache holds the
+// typed pointer, so the check is one type comparison). Joins nest strictly
+// (a Join returns only after both halves are done), so the frame at depth i
+// is free again whenever the owner's head is back at i; in a homogeneous
+// recursion such as fib no Join allocates after the first few.
+type frameHeader struct {
+	// job runs or drops the typed frame this header belongs to. Set once at
+	// allocation.
+	job frameJob
+
+	// state is the frame's latch (frameSeq values). Written by the thief when
+	// the frame completes and by the owner when it goes to sleep on it.
+	state atomic.Uint32
+
+	// thief is 1 + the id of the worker that stole the frame (0: not stolen, or
+	// the thief has not marked it yet). The owner steals back from that worker
+	// while it waits ("leapfrogging", Wagner and Calder 1993).
+	thief atomic.Int32
+
+	// panicked holds what a stolen execution panicked with; written by the
+	// thief before it sets state to frameDone, read by the owner after.
+	panicked *PanicError
+}
+
+// frameJob is implemented by every typed frame.
+type frameJob interface {
+	// execute runs the frame's function on a thief and stores the result.
+	execute(w *Worker)
+	// release drops the references the frame holds, so that a cached frame
+	// does not keep a finished computation's data alive.
+	release()
+}
+
+// Latch states of a frame (frameHeader.state).
+const (
+	framePending  uint32 = iota // not finished (or never stolen)
+	frameDone                   // the thief finished it; result and panicked are valid
+	frameSleeping               // the owner is asleep waiting for it; the thief must wake it
+)
+
+// frame is the typed frame for a stealable call fn(w, arg) returning R.
+type frame[X, R any] struct {
+	hdr frameHeader // must be first: steal returns &hdr, execute converts back
+	fn  func(*Worker, X) R
+	arg X
+	res R
+}
+
+// newFrame allocates the frame for depth i of w's deque and caches it there.
+// This is the only allocation Join ever makes; it happens on first use of a
+// depth and when the types of the Joins at a depth change.
+func newFrame[X, R any](d *deque, i uint32) *frame[X, R] {
+	fr := new(frame[X, R])
+	fr.hdr.job = fr
+	d.cache[i] = fr
+	d.slots[i] = &fr.hdr // i >= split: private, so a plain store is enough (I2)
+	return fr
+}
+
+func (fr *frame[X, R]) execute(w *Worker) {
+	fr.res = fr.fn(w, fr.arg)
+}
+
+func (fr *frame[X, R]) release() {
+	var zx X
+	var zr R
+	fr.fn, fr.arg, fr.res = nil, zx, zr
+}
+
+// releaseFrames drops the data referenced by the frames cached above depth,
+// up to the highest depth used; called when the worker goes idle.
+func (d *deque) releaseFrames(from uint32) {
+	for i := int(from); i < len(d.cache) && d.cache[i] != nil; i++ {
+		d.slots[i].job.release()
+	}
+}

@@ -1,0 +1,99 @@
+package core
+
+import (
+	"fmt"
+	"runtime"
+)
+
+// An Option configures a Pool created by New.
+type Option func(*config)
+
+// config is the resolved configuration of a pool.
+type config struct {
+	workers   int
+	policy    Policy
+	scheduler Scheduler
+}
+
+func defaultConfig() config {
+	return config{workers: runtime.GOMAXPROCS(0), policy: WorkFirst, scheduler: Lazy}
+}
+
+// WithWorkers sets the number of workers (default GOMAXPROCS). New panics if
+// n < 1.
+func WithWorkers(n int) Option {
+	return func(c *config) { c.workers = n }
+}
+
+// Policy is what Join exposes to thieves.
+type Policy uint8
+
+const (
+	// WorkFirst (the default) runs f at once on the calling worker and lets
+	// thieves take g, the rest of the parent up to its join: continuation
+	// stealing, as in Cilk and libfork. With one worker the execution order is
+	// exactly the serial program's.
+	WorkFirst Policy = iota
+	// HelpFirst runs g on the calling worker and lets thieves take f: child
+	// stealing, as in TBB's task groups. It exists so that the two policies can
+	// be measured side by side.
+	HelpFirst
+)
+
+// String returns "WorkFirst" or "HelpFirst".
+func (p Policy) String() string {
+	switch p {
+	case WorkFirst:
+		return "WorkFirst"
+	case HelpFirst:
+		return "HelpFirst"
+	}
+	return fmt.Sprintf("Policy(%d)", uint8(p))
+}
+
+// WithPolicy selects the fork policy (default WorkFirst).
+func WithPolicy(p Policy) Option {
+	return func(c *config) { c.policy = p }
+}
+
+// Scheduler is what idle workers do when they find no work.
+type Scheduler uint8
+
+const (
+	// Lazy (the default): an idle worker searches for a short while, then
+	// sleeps until new work is shared or submitted; sleepers are woken one at
+	// a time. An idle pool uses no CPU.
+	Lazy Scheduler = iota
+	// Busy: idle workers never sleep while the pool is open; they keep
+	// searching (yielding the processor between rounds). Lowest latency, full
+	// CPU use.
+	Busy
+)
+
+// String returns "Lazy" or "Busy".
+func (s Scheduler) String() string {
+	switch s {
+	case Lazy:
+		return "Lazy"
+	case Busy:
+		return "Busy"
+	}
+	return fmt.Sprintf("Scheduler(%d)", uint8(s))
+}
+
+// WithScheduler selects what idle workers do (default Lazy).
+func WithScheduler(s Scheduler) Option {
+	return func(c *config) { c.scheduler = s }
+}
+
+func (c *config) validate() {
+	if c.workers < 1 {
+		panic(fmt.Sprintf("core: WithWorkers(%d): a pool needs at least 1 worker", c.workers))
+	}
+	if c.policy > HelpFirst {
+		panic(fmt.Sprintf("core: WithPolicy(%v): unknown policy", c.policy))
+	}
+	if c.scheduler > Busy {
+		panic(fmt.Sprintf("core: WithScheduler(%v): unknown scheduler", c.scheduler))
+	}
+}

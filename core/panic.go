@@ -1,0 +1,37 @@
+package core
+
+import (
+	"fmt"
+	"runtime/debug"
+)
+
+// A PanicError is what Run panics with when a task panicked: the value the
+// task panicked with and the stack of the goroutine where it happened, taken
+// at the panic (so the frames of the task that panicked are in it).
+type PanicError struct {
+	Value any    // the value passed to panic
+	Stack []byte // the panicking task's stack, as debug.Stack formats it
+}
+
+// Error returns the panic value and the task's stack.
+func (e *PanicError) Error() string {
+	return fmt.Sprintf("core: task panicked: %v\n\ntask stack:\n%s", e.Value, e.Stack)
+}
+
+// Unwrap returns the panic value if it is an error, so that errors.Is and
+// errors.As see through the wrapper.
+func (e *PanicError) Unwrap() error {
+	if err, ok := e.Value.(error); ok {
+		return err
+	}
+	return nil
+}
+
+// wrapPanic wraps a recovered value, keeping an existing *PanicError as it is
+// (a panic that already crossed a task boundary keeps its original stack).
+func wrapPanic(v any) *PanicError {
+	if pe, ok := v.(*PanicError); ok {
+		return pe
+	}
+	return &PanicError{Value: v, Stack: debug.Stack()}
+}

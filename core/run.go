@@ -1,0 +1,222 @@
+package core
+
+import (
+	"reflect"
+	"strconv"
+	"sync"
+	"sync/atomic"
+)
+
+// Run runs root on a worker of p and returns its result. It may be called
+// from any goroutine, by many goroutines at once.
+//
+// From an ordinary goroutine, Run submits root to the pool and parks the
+// caller until it is done. From inside a task of p (a nested parallel loop, a
+// library that uses gofork called from gofork code), Run runs root at once on
+// the current worker: no deadlock even when every worker does it.
+//
+// If root, or any task it forks, panics, the rest of the computation is
+// completed or dropped (frames not yet started are dropped, stolen ones are
+// waited for) and Run panics in the caller's goroutine with a *PanicError that
+// carries the original value and the stack of the task that panicked. The
+// pool stays usable. Run on a closed pool panics.
+func Run[R any](p *Pool, root func(w *Worker) R) R {
+	if p == nil {
+		panic("core: Run on a nil *Pool")
+	}
+	if root == nil {
+		panic("core: Run with a nil root function")
+	}
+	if w := p.workerOf(curg()); w != nil {
+		return root(w)
+	}
+	j := getRootJob[R](p)
+	j.fn = root
+	p.submit(&j.hdr)
+	return j.wait(p)
+}
+
+// RunOn runs root on worker id of p (0 <= id < Workers()) and waits for it,
+// for code that must stay on one worker (with WithPinning, one CPU). The
+// root is handed to that worker through its own lock-free submission queue;
+// the worker takes it the next time it looks for work. Called from inside a
+// task that already runs on worker id, root runs inline.
+func (p *Pool) RunOn(id int, root func(w *Worker)) {
+	if p == nil {
+		panic("core: RunOn on a nil *Pool")
+	}
+	if root == nil {
+		panic("core: RunOn with a nil root function")
+	}
+	if id < 0 || id >= len(p.workers) {
+		panic("core: RunOn(" + strconv.Itoa(id) + "): worker out of range [0, " + strconv.Itoa(len(p.workers)) + ")")
+	}
+	if w := p.workerOf(curg()); w != nil && w.id == id {
+		root(w)
+		return
+	}
+	j := getRootJob[struct{}](p)
+	j.fn = func(w *Worker) struct{} { root(w); return struct{}{} }
+	p.enter()
+	w := p.workers[id]
+	w.inbox.push(&j.hdr)
+	p.wakeWorker(id)
+	j.wait(p)
+}
+
+// rootHeader is the untyped part of a submitted root.
+type rootHeader struct {
+	job      frameJob
+	panicked *PanicError
+	done     chan struct{} // the worker sends when the root is complete
+	next     *rootHeader   // inbox and injector link
+}
+
+// rootJob is a root submitted by Run, recycled through a per-type sync.Pool.
+type rootJob[R any] struct {
+	hdr rootHeader
+	fn  func(*Worker) R
+	res R
+}
+
+func (j *rootJob[R]) execute(w *Worker) { j.res = j.fn(w) }
+
+func (j *rootJob[R]) release() {
+	var zero R
+	j.fn, j.res = nil, zero
+}
+
+// wait parks the caller until the root is done, recycles the job and returns
+// the result or re-raises the root's panic.
+func (j *rootJob[R]) wait(p *Pool) R {
+	<-j.hdr.done // pairs with the send in runRoot: the result is visible
+	res, pe := j.res, j.hdr.panicked
+	j.release()
+	j.hdr.panicked = nil
+	p.putRootJob(reflect.TypeFor[R](), j)
+	p.runs.Done()
+	if pe != nil {
+		panic(pe)
+	}
+	return res
+}
+
+// getRootJob returns a recycled root job for result type R. Root jobs carry a
+// channel, so recycling them keeps Run free of allocations in steady state.
+func getRootJob[R any](p *Pool) *rootJob[R] {
+	t := reflect.TypeFor[R]()
+	if sp, ok := p.rootJobs.Load(t); ok {
+		if j, ok := sp.(*sync.Pool).Get().(*rootJob[R]); ok {
+			return j
+		}
+	}
+	j := &rootJob[R]{}
+	j.hdr.job = j
+	j.hdr.done = make(chan struct{}, 1)
+	return j
+}
+
+func (p *Pool) putRootJob(t reflect.Type, j any) {
+	sp, ok := p.rootJobs.Load(t)
+	if !ok {
+		sp, _ = p.rootJobs.LoadOrStore(t, new(sync.Pool))
+	}
+	sp.(*sync.Pool).Put(j)
+}
+
+// enter registers a submitted root, panicking if the pool is closed. Every
+// enter is matched by runs.Done in wait.
+func (p *Pool) enter() {
+	p.inj.mu.Lock()
+	if p.closed { // guarded by inj.mu
+		p.inj.mu.Unlock()
+		panic("core: Run on a closed Pool")
+	}
+	p.runs.Add(1) // under inj.mu, so Close's runs.Wait cannot start before it
+	p.inj.mu.Unlock()
+}
+
+// submit queues a root for any worker and wakes one if nobody searches.
+func (p *Pool) submit(r *rootHeader) {
+	p.enter()
+	p.inj.push(r)
+	p.notifyWork()
+}
+
+// injector is the pool-wide FIFO of roots submitted by Run from outside.
+type injector struct {
+	mu         sync.Mutex
+	head, tail *rootHeader  // guarded by mu
+	n          atomic.Int32 // queue length, readable without mu
+}
+
+func (q *injector) push(r *rootHeader) {
+	q.mu.Lock()
+	if q.tail == nil {
+		q.head = r
+	} else {
+		q.tail.next = r
+	}
+	q.tail = r
+	q.n.Add(1) // after linking: a worker that sees n > 0 finds r under mu
+	q.mu.Unlock()
+}
+
+func (q *injector) pop() *rootHeader {
+	if q.n.Load() == 0 {
+		return nil
+	}
+	q.mu.Lock()
+	r := q.head
+	if r != nil {
+		q.head = r.next
+		if q.head == nil {
+			q.tail = nil
+		}
+		r.next = nil
+		q.n.Add(-1)
+	}
+	q.mu.Unlock()
+	return r
+}
+
+// inbox is a worker's queue of roots submitted by RunOn: a lock-free
+// multi-producer, single-consumer stack (Treiber). Producers push with a CAS
+// on head; the owning worker takes the whole stack with one Swap and keeps the
+// batch in its private list, oldest first.
+type inbox struct {
+	head    atomic.Pointer[rootHeader] // producers' stack, newest first
+	pending *rootHeader                // owner only: taken batch, oldest first
+}
+
+func (b *inbox) push(r *rootHeader) {
+	for {
+		old := b.head.Load()
+		r.next = old
+		if b.head.CompareAndSwap(old, r) { // publishes r and r.next; pairs with Swap in take
+			return
+		}
+	}
+}
+
+// take returns the oldest submitted root, or nil. Owner only.
+func (b *inbox) take() *rootHeader {
+	if b.pending == nil {
+		if b.head.Load() == nil {
+			return nil
+		}
+		// Reverse the stack into FIFO order.
+		var rev *rootHeader
+		for r := b.head.Swap(nil); r != nil; {
+			next := r.next
+			r.next = rev
+			rev = r
+			r = next
+		}
+		b.pending = rev
+	}
+	r := b.pending
+	b.pending = r.next
+	r.next = nil
+	return r
+}

@@ -1,0 +1,191 @@
+package core
+
+import (
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// sleepState is a pool's record of which workers sleep and how many search.
+//
+// Protocol (see DESIGN.md, "Sleep and wake"):
+//
+//   - A worker that finds no work after its search rounds decrements
+//     searching, adds itself to idle and increments sleeping, then checks once
+//     more for work (and for its latch, when it waits on a stolen frame) before
+//     it blocks on its wake channel.
+//   - Whoever makes work available (a push that shares frames, a Run that
+//     submits a root) does so first and then reads sleeping and searching: if
+//     someone sleeps and nobody searches, it wakes one sleeper.
+//
+// Both sides write first and read second with sequentially consistent
+// atomics (Dekker's pattern), so either the sleeper's last check sees the new
+// work or the producer sees the sleeper: a wake-up is never lost. A thief that
+// completes a frame whose owner sleeps on it wakes that owner directly.
+type sleepState struct {
+	mu   sync.Mutex
+	idle []int // ids of sleeping workers, most recent last; guarded by mu
+
+	// counts packs the number of workers searching for work (low 32 bits)
+	// and the number asleep (high 32 bits, == len(idle)). One word, so that
+	// Join's fast path learns with a single load whether any worker is idle
+	// (then a fork shares its frame at once rather than keeping it private).
+	counts atomic.Uint64
+}
+
+const (
+	oneSearching = 1
+	oneSleeping  = 1 << 32
+)
+
+func (s *sleepState) searching() uint32 { return uint32(s.counts.Load()) }
+func (s *sleepState) sleeping() uint32  { return uint32(s.counts.Load() >> 32) }
+
+// addSearching adds d (+1 or -1) to the searching count and returns the new
+// count.
+func (s *sleepState) addSearching(d int) uint32 {
+	return uint32(s.counts.Add(uint64(int64(d))))
+}
+
+func (s *sleepState) addSleeping(d int) {
+	s.counts.Add(uint64(int64(d) << 32))
+}
+
+// notifyWork is called after work was made available to thieves.
+func (p *Pool) notifyWork() {
+	c := p.sleep.counts.Load()
+	if c>>32 > 0 && uint32(c) == 0 { // someone sleeps, nobody searches
+		p.wakeOne()
+	}
+}
+
+// wakeOne wakes the most recently asleep worker, if any.
+func (p *Pool) wakeOne() {
+	s := &p.sleep
+	s.mu.Lock()
+	n := len(s.idle)
+	if n == 0 {
+		s.mu.Unlock()
+		return
+	}
+	w := p.workers[s.idle[n-1]]
+	p.takeIdle(w)
+	s.mu.Unlock()
+	w.signal()
+}
+
+// wakeWorker wakes worker id if it sleeps (a completed latch, a RunOn).
+func (p *Pool) wakeWorker(id int) {
+	s := &p.sleep
+	w := p.workers[id]
+	s.mu.Lock()
+	p.takeIdle(w)
+	s.mu.Unlock()
+	w.signal()
+}
+
+// wakeAll wakes every worker (Close).
+func (p *Pool) wakeAll() {
+	for _, w := range p.workers {
+		p.wakeWorker(w.id)
+	}
+}
+
+// takeIdle takes w off the idle list, if it is there, on behalf of a waker:
+// w is counted as searching from now on (the count moves from sleeping to
+// searching in one atomic step), so that producers that run before w is
+// scheduled do not wake more sleepers for the same work (the Go runtime's
+// nmspinning hand-off). Caller holds sleep.mu.
+func (p *Pool) takeIdle(w *Worker) {
+	if p.unlistIdle(w) {
+		p.sleep.counts.Add(^uint64(oneSleeping - oneSearching - 1)) // searching+1, sleeping-1
+		w.counted = true
+	}
+}
+
+// removeIdle takes w off the idle list, if it is there, on its own behalf.
+// Caller holds sleep.mu.
+func (p *Pool) removeIdle(w *Worker) {
+	if p.unlistIdle(w) {
+		p.sleep.addSleeping(-1)
+	}
+}
+
+func (p *Pool) unlistIdle(w *Worker) bool {
+	if !w.asleep {
+		return false
+	}
+	s := &p.sleep
+	for k, id := range s.idle {
+		if id == w.id {
+			s.idle = append(s.idle[:k], s.idle[k+1:]...)
+			break
+		}
+	}
+	w.asleep = false
+	return true
+}
+
+// signal hands w a wake token; a token already pending is enough.
+func (w *Worker) signal() {
+	select {
+	case w.wake <- struct{}{}:
+	default:
+	}
+}
+
+// sleep blocks w until it is woken. With latch != nil, w waits on that stolen
+// frame and is also woken when it completes. It returns true if the waker
+// already counts w as searching (see takeIdle).
+func (w *Worker) sleep(latch *frameHeader) (counted bool) {
+	p := w.pool
+	s := &p.sleep
+	w.publish()
+	if latch == nil {
+		// Nothing runs on this worker: drop what the cached frames reference.
+		w.dq.releaseFrames(w.dq.head)
+	}
+
+	s.mu.Lock()
+	s.idle = append(s.idle, w.id)
+	w.asleep = true
+	s.addSleeping(1)
+	s.mu.Unlock()
+
+	// Last check, after announcing (pairs with notifyWork's loads).
+	if p.workAvailable(w) || p.quit.Load() ||
+		latch != nil && !latch.state.CompareAndSwap(framePending, frameSleeping) {
+		s.mu.Lock()
+		p.removeIdle(w)
+		counted, w.counted = w.counted, false
+		s.mu.Unlock()
+		return counted
+	}
+
+	start := time.Now()
+	<-w.wake
+	w.stats.idleNanos.Add(int64(time.Since(start)))
+	w.stats.sleeps.Add(1)
+
+	s.mu.Lock()
+	p.removeIdle(w) // a stale token may have woken us while still listed
+	counted, w.counted = w.counted, false
+	s.mu.Unlock()
+	if latch != nil {
+		latch.state.CompareAndSwap(frameSleeping, framePending)
+	}
+	return counted
+}
+
+// workAvailable reports whether any work could be taken now by w.
+func (p *Pool) workAvailable(w *Worker) bool {
+	if p.inj.n.Load() > 0 || w.inbox.head.Load() != nil {
+		return true
+	}
+	for _, v := range p.workers {
+		if v != w && v.dq.hasShared() {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,63 @@
+package core
+
+import "time"
+
+// Stats is a snapshot of a pool's counters, one entry per worker. A worker
+// keeps its counters privately and publishes them when it finishes a stolen
+// task or a root and when it goes to sleep, so a snapshot taken while the
+// pool is busy may lag slightly behind. Joins whose second half runs on the
+// forking worker are not counted: counting them would cost a memory
+// increment on the fork fast path; Shares counts the forks that exposed
+// work to thieves.
+type Stats struct {
+	Workers []WorkerStats
+	Uptime  time.Duration // since New
+}
+
+// WorkerStats are one worker's counters.
+type WorkerStats struct {
+	Shares        uint64        // times this worker made private frames stealable
+	Stolen        uint64        // frames this worker stole from others and ran
+	StealAttempts uint64        // steal attempts (successful or not)
+	Roots         uint64        // roots from Run and RunOn run on this worker
+	Sleeps        uint64        // times the worker went to sleep
+	Idle          time.Duration // time spent asleep
+	Busy          time.Duration // Uptime - Idle: running or looking for work
+}
+
+// Tasks returns the number of tasks the worker ran as separate tasks: stolen
+// frames and roots.
+func (s WorkerStats) Tasks() uint64 { return s.Stolen + s.Roots }
+
+// Total sums the counters of all workers.
+func (s Stats) Total() WorkerStats {
+	var t WorkerStats
+	for _, w := range s.Workers {
+		t.Shares += w.Shares
+		t.Stolen += w.Stolen
+		t.StealAttempts += w.StealAttempts
+		t.Roots += w.Roots
+		t.Sleeps += w.Sleeps
+		t.Idle += w.Idle
+		t.Busy += w.Busy
+	}
+	return t
+}
+
+// Stats returns a snapshot of the pool's per-worker counters.
+func (p *Pool) Stats() Stats {
+	s := Stats{Workers: make([]WorkerStats, len(p.workers)), Uptime: time.Since(p.start)}
+	for i, w := range p.workers {
+		idle := time.Duration(w.stats.idleNanos.Load())
+		s.Workers[i] = WorkerStats{
+			Shares:        w.stats.shares.Load(),
+			Stolen:        w.stats.stolen.Load(),
+			StealAttempts: w.stats.stealAttempts.Load(),
+			Roots:         w.stats.roots.Load(),
+			Sleeps:        w.stats.sleeps.Load(),
+			Idle:          idle,
+			Busy:          s.Uptime - idle,
+		}
+	}
+	return s
+}

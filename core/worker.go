@@ -1,0 +1,279 @@
+package core
+
+import (
+	"runtime"
+	"sync/atomic"
+	"time"
+)
+
+// A Worker is one of a pool's workers: a goroutine with a work-stealing deque.
+// Tasks receive the worker that runs them and pass it to Join and Invoke. A
+// *Worker must not be used outside the task that received it, nor from another
+// goroutine.
+type Worker struct {
+	dq deque // first: the fields Join touches sit at the start of the struct
+
+	pool      *Pool
+	helpFirst bool // the pool's policy, copied here for Join's fast path
+
+	// Owner-private counters, published to stats by publish.
+	shares        uint64
+	stolen        uint64
+	stealAttempts uint64
+	roots         uint64
+
+	id   int
+	rng  uint64 // xorshift64* state for victim choice
+	wake chan struct{}
+
+	// inbox receives roots submitted to this worker by RunOn.
+	inbox inbox
+
+	asleep  bool // in the pool's idle list; guarded by the pool's sleep.mu
+	counted bool // a waker counted this worker as searching; guarded by sleep.mu
+
+	idleSince time.Time // owner only
+	stats     workerStats
+}
+
+// workerStats are the published counters of a worker, read by Pool.Stats.
+type workerStats struct {
+	shares, stolen, stealAttempts, roots, sleeps atomic.Uint64
+	idleNanos                                    atomic.Int64
+}
+
+// ID returns the worker's index in its pool, from 0 to Workers()-1.
+func (w *Worker) ID() int { return w.id }
+
+// Pool returns the pool the worker belongs to.
+func (w *Worker) Pool() *Pool { return w.pool }
+
+// publish copies the owner-private counters to the shared stats.
+func (w *Worker) publish() {
+	w.stats.shares.Store(w.shares)
+	w.stats.stolen.Store(w.stolen)
+	w.stats.stealAttempts.Store(w.stealAttempts)
+	w.stats.roots.Store(w.roots)
+}
+
+// searchRounds is how many passes over all victims an idle worker makes before
+// it goes to sleep (Lazy scheduler). Each pass is a few hundred nanoseconds
+// per victim; the worker yields the processor every yieldEvery passes so that
+// goroutines outside the pool (Run callers, the user's own) are not starved.
+const (
+	searchRounds = 64
+	yieldEvery   = 4
+)
+
+// loop is the body of a worker goroutine.
+func (w *Worker) loop() {
+	p := w.pool
+	defer p.exited.Done()
+	defer p.forget(w)
+	counted := false
+	for {
+		if w.search(nil, -1, counted) {
+			counted = false
+			continue
+		}
+		if p.quit.Load() {
+			w.publish()
+			return
+		}
+		counted = w.sleep(nil)
+	}
+}
+
+// search looks for work and runs one task if it finds some. It returns true
+// if it ran a task, false if it gave up (after searchRounds passes under the
+// Lazy scheduler), when latch is done, or when the pool is quitting. While
+// waiting on a stolen frame (latch != nil), leap is the thief to steal back
+// from first. counted says a waker already counted w as searching.
+func (w *Worker) search(latch *frameHeader, leap int, counted bool) bool {
+	p := w.pool
+	if !counted {
+		p.sleep.addSearching(1)
+	}
+	for round := 0; ; round++ {
+		if latch != nil && latch.state.Load() == frameDone {
+			break
+		}
+		if r := w.inbox.take(); r != nil {
+			w.found()
+			w.runRoot(r)
+			return true
+		}
+		if h, victim := w.trySteal(leap); h != nil {
+			w.found()
+			w.runStolen(h, victim)
+			return true
+		}
+		if r := p.inj.pop(); r != nil {
+			w.found()
+			w.runRoot(r)
+			return true
+		}
+		if p.quit.Load() {
+			break
+		}
+		if round >= searchRounds && p.cfg.scheduler == Lazy {
+			break
+		}
+		if round%yieldEvery == yieldEvery-1 {
+			runtime.Gosched()
+		}
+	}
+	p.sleep.addSearching(-1)
+	return false
+}
+
+// found is called when a searching worker has found work: if it was the last
+// one searching and others sleep, wake one so that somebody keeps looking
+// (work tends to come in bursts: a thief's first push is shared at once).
+func (w *Worker) found() {
+	p := w.pool
+	if p.sleep.addSearching(-1) == 0 && p.sleep.sleeping() > 0 {
+		p.wakeOne()
+	}
+}
+
+// trySteal makes one pass over the victims, starting with leap if it is a
+// valid worker other than w, then from a random one. It returns the frame
+// taken and the id of its owner, or nil.
+func (w *Worker) trySteal(leap int) (*frameHeader, int) {
+	p := w.pool
+	n := len(p.workers)
+	if n == 1 {
+		return nil, -1
+	}
+	if leap >= 0 && leap != w.id {
+		w.stealAttempts++
+		if h, r := p.workers[leap].dq.steal(); r == stealSuccess {
+			return h, leap
+		}
+	}
+	for retry := true; retry; {
+		retry = false
+		start := w.randn(uint32(n))
+		for k := 0; k < n; k++ {
+			v := int(start) + k
+			if v >= n {
+				v -= n
+			}
+			if v == w.id {
+				continue
+			}
+			w.stealAttempts++
+			h, r := p.workers[v].dq.steal()
+			switch r {
+			case stealSuccess:
+				return h, v
+			case stealLost:
+				retry = true
+			}
+		}
+	}
+	return nil, -1
+}
+
+// randn returns a pseudo-random number in [0, n) (xorshift64*, then Lemire's
+// multiply-shift reduction).
+func (w *Worker) randn(n uint32) uint32 {
+	x := w.rng
+	x ^= x >> 12
+	x ^= x << 25
+	x ^= x >> 27
+	w.rng = x
+	return uint32((uint64(uint32((x*0x2545F4914F6CDD1D)>>32)) * uint64(n)) >> 32)
+}
+
+// runStolen runs a frame stolen from worker owner and completes its latch.
+func (w *Worker) runStolen(h *frameHeader, owner int) {
+	h.thief.Store(int32(w.id + 1)) // tell the owner whom to steal back from
+	w.stolen++
+	depth := w.dq.head
+	pe := w.execute(h.job)
+	if pe != nil {
+		w.unwind(depth)
+	}
+	h.panicked = pe
+	p := w.pool
+	// Subtle: once state is frameDone the owner may reuse the frame, so
+	// nothing below may touch h.
+	if h.state.Swap(frameDone) == frameSleeping { // publish res and panicked; pairs with state.Load in waitStolen
+		p.wakeWorker(owner)
+	}
+	w.publish()
+}
+
+// runRoot runs a root submitted by Run or RunOn and wakes its caller.
+func (w *Worker) runRoot(r *rootHeader) {
+	w.roots++
+	depth := w.dq.head
+	pe := w.execute(r.job)
+	if pe != nil {
+		w.unwind(depth)
+	}
+	r.panicked = pe
+	w.publish()
+	r.done <- struct{}{} // publishes the result; the caller's receive pairs with it
+}
+
+// execute runs j and returns what it panicked with, if anything.
+func (w *Worker) execute(j frameJob) (pe *PanicError) {
+	defer func() {
+		if v := recover(); v != nil {
+			pe = wrapPanic(v)
+		}
+	}()
+	j.execute(w)
+	return nil
+}
+
+// waitStolen waits until the stolen frame h at slot i of w's deque completes,
+// running other work meanwhile: first what the thief has shared (its frames
+// are all descendants of h, so this keeps the stack bounded), then anything
+// else, then sleeping. It returns what the frame panicked with.
+func (w *Worker) waitStolen(h *frameHeader, i uint32) *PanicError {
+	// head is still i+1: slot i stays reserved while work run here uses the
+	// slots above it.
+	counted := false
+	for h.state.Load() != frameDone { // pairs with the thief's Swap in runStolen
+		if w.search(h, int(h.thief.Load())-1, counted) {
+			counted = false
+			continue
+		}
+		counted = false
+		if h.state.Load() == frameDone {
+			break
+		}
+		counted = w.sleep(h)
+	}
+	if counted {
+		w.pool.sleep.addSearching(-1) // woken by a waker but not searching any more
+	}
+	w.dq.stolenReturn(i)
+	h.thief.Store(0)
+	h.state.Store(framePending)
+	pe := h.panicked
+	h.panicked = nil
+	return pe
+}
+
+// unwind pops every frame above depth after a panic: private frames are
+// dropped unrun, stolen ones are waited for (their panics are dropped: the
+// first panic is the one reported).
+func (w *Worker) unwind(depth uint32) {
+	d := &w.dq
+	for d.head > depth {
+		i := d.head - 1
+		h := d.slots[i]
+		if i >= d.split || d.reclaim(i) {
+			d.head = i
+			h.job.release()
+			continue
+		}
+		w.waitStolen(h, i)
+		h.job.release()
+	}
+}

@@ -52,7 +52,7 @@ const topoMaxCPU = 1 << 16
 // and CPUs on different nodes are DistanceRemote apart even inside one package.
 //
 // Build one with ReadTopology (a sysfs tree), FlatTopology (no structure) or
-// CurrentTopology (this machine).
+// CurrentTopology (this machine); the zero Topology has no CPUs and is of no use.
 type Topology struct {
 	cpus  []topoCPU // online CPUs, in tree order (node, package, L3, L2, core, id)
 	index []int32   // CPU number -> position in cpus; -1 for CPUs not in the topology

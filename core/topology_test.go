@@ -15,7 +15,7 @@ func topoTestRoot(name string) string { return filepath.Join("testdata", "sysfs"
 
 func TestTopologyRecorded(t *testing.T) {
 	const (
-		S, T, L2, L3, P, R = DistanceSame, DistanceSMT, DistanceL2, DistanceL3, DistancePackage, DistanceRemote
+		S, T, L2, L3, P, N, R = DistanceSame, DistanceSMT, DistanceL2, DistanceL3, DistancePackage, DistanceNode, DistanceRemote
 	)
 	tests := []struct {
 		tree  string
@@ -56,6 +56,16 @@ func TestTopologyRecorded(t *testing.T) {
 				{S, L3, L3},
 				{L3, S, T},
 				{L3, T, S},
+			},
+		},
+		{
+			tree: "2pkg-1node", cpus: []int{0, 1, 2, 3}, nodes: []int{0},
+			node: map[int]int{0: 0, 1: 0, 2: 0, 3: 0},
+			dist: [][]int{
+				{S, L3, N, N},
+				{L3, S, N, N},
+				{N, N, S, L3},
+				{N, N, L3, S},
 			},
 		},
 		{

@@ -172,13 +172,17 @@ func (s *victimSampler) pick(r uint64) int {
 // over L3 and L2 groups, then over cores, and only then over the SMT
 // siblings of a core. On two 4-core sockets, 8 workers get 0,4,1,5,2,6,3,7.
 // With more workers than CPUs the list wraps (worker i gets the CPU of worker
-// i mod NumCPUs). A nil t is CurrentTopology(). It panics if workers < 1.
+// i mod NumCPUs). A nil t is CurrentTopology(). It panics if workers < 1 or t
+// has no CPUs.
 func assignCPUs(t *Topology, workers int) []int {
 	if workers < 1 {
 		panic(fmt.Sprintf("core: assignCPUs(%d workers): need at least 1 worker", workers))
 	}
 	if t == nil {
 		t = CurrentTopology()
+	}
+	if t.NumCPUs() == 0 {
+		panic("core: assignCPUs: the topology has no CPUs (a zero Topology; build one with ReadTopology or FlatTopology)")
 	}
 	order := victimSpread(t.cpus, 0)
 	cpus := make([]int, workers)

@@ -282,3 +282,21 @@ func Example_victimSelection() {
 	// workers on cpus [0 4 1 5 2 6 3 7]
 	// same node: 0.80
 }
+
+func BenchmarkVictimPick(b *testing.B) {
+	two, _ := ReadTopology(topoTestRoot("2socket"))
+	for _, bc := range []struct {
+		name string
+		topo *Topology
+	}{{"2socket", two}, {"flat", FlatTopology(8)}} {
+		b.Run(bc.name+"/p=8", func(b *testing.B) {
+			s := newVictimSamplers(bc.topo, []int{0, 1, 2, 3, 4, 5, 6, 7})
+			r, sink := uint64(1), 0
+			for b.Loop() {
+				r = r*6364136223846793005 + 1442695040888963407
+				sink += s[3].pick(r)
+			}
+			_ = sink
+		})
+	}
+}

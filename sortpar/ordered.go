@@ -1,0 +1,89 @@
+package sortpar
+
+import (
+	"cmp"
+	"reflect"
+	"slices"
+	"strings"
+	"unsafe"
+)
+
+// keyKind says how the bits of a primitive element map to an unsigned radix
+// key that orders like the element.
+type keyKind int
+
+const (
+	// keyUnsigned: the bits are the key.
+	keyUnsigned keyKind = iota
+	// keySigned: flipping the sign bit gives the key.
+	keySigned
+	// keyFloat: the IEEE-754 map in floatKey, with every NaN below -Inf.
+	keyFloat
+	// keyNone: not a radix type (strings).
+	keyNone
+)
+
+// kindOf returns the radix key kind of E, decided from its reflect.Kind so
+// that named types (type Celsius float64) take the same path as the
+// predeclared ones.
+func kindOf[E cmp.Ordered]() keyKind {
+	switch reflect.TypeFor[E]().Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return keySigned
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return keyUnsigned
+	case reflect.Float32, reflect.Float64:
+		return keyFloat
+	}
+	return keyNone
+}
+
+// sortOrdered is Sort after option handling: radix sort for numbers,
+// parallel quicksort for strings.
+func sortOrdered[E cmp.Ordered](x []E, c *config) {
+	kind := kindOf[E]()
+	if len(x) < c.cutoff || (kind != keyNone && len(x) < c.radixMin) {
+		slices.Sort(x)
+		return
+	}
+	sorted, reversed := scanOrdered(x, false, c)
+	switch {
+	case sorted:
+		return
+	case reversed:
+		reverse(x, c)
+		return
+	}
+	if kind == keyNone {
+		// Only ~string is left in cmp.Ordered. strings.Compare costs one
+		// runtime comparison where cmp.Compare may cost two.
+		s := unsafe.Slice((*string)(unsafe.Pointer(unsafe.SliceData(x))), len(x))
+		quicksort(s, strings.Compare, func(s []string) { slices.Sort(s) }, c)
+		return
+	}
+	p := unsafe.Pointer(unsafe.SliceData(x))
+	switch unsafe.Sizeof(x[0]) {
+	case 1:
+		radixSort(unsafe.Slice((*uint8)(p), len(x)), kind, c)
+	case 2:
+		radixSort(unsafe.Slice((*uint16)(p), len(x)), kind, c)
+	case 4:
+		radixSort(unsafe.Slice((*uint32)(p), len(x)), kind, c)
+	case 8:
+		radixSort(unsafe.Slice((*uint64)(p), len(x)), kind, c)
+	default:
+		panic("sortpar: unexpected element size") // no such cmp.Ordered type
+	}
+}
+
+// sortStableOrdered is SortStable after option handling.
+func sortStableOrdered[E cmp.Ordered](x []E, c *config) {
+	if kindOf[E]() == keyFloat {
+		// -0 == +0 and NaN == NaN under cmp.Compare yet they differ in bits,
+		// so their order must be kept: use the stable comparison sort.
+		sortStableFunc(x, cmp.Compare[E], c)
+		return
+	}
+	// Equal integers or strings are indistinguishable: any sort is stable.
+	sortOrdered(x, c)
+}

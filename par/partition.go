@@ -113,17 +113,20 @@ func Affinity(a *AffinityState) Option {
 type AffinityState struct {
 	n       uint64 // range length the record is for
 	workers int    // worker count the record is for
-	owner   []int32
-	// owner[c] is the worker that ran chunk c in the last call (-1: none yet).
-	// Written by the worker that claims c; read after the loop by the caller
-	// (core.Run's return orders the writes before the reads).
-	pref    [][]int32 // pref[w]: chunks owner assigned to worker w, rebuilt per call
+	// owner[c] is the worker that ran chunk c in the last call (-1: none).
+	// Written by the one task that claims c; read by the caller after
+	// core.Run has returned, which orders the writes before the reads.
+	owner []int32
+	// pref[w] lists the chunks worker w ran last time; rebuilt from owner
+	// before each call and only read during it.
+	pref [][]int32
+	// claimed[c] is set by the task that takes chunk c (CAS by any worker).
 	claimed []atomic.Uint32
-	hits    int // chunks run by their recorded worker in the last call
-	chunks  int // chunks in the last call
-	ran     atomic.Int64
-	// ran counts chunks run by their recorded worker during a call; atomic
-	// because every worker adds to it.
+	// ran counts chunks run by their recorded worker during a call; every
+	// worker adds to it.
+	ran    atomic.Int64
+	hits   int // ran after the last call
+	chunks int // chunks in the last call
 }
 
 // Hits reports how many chunks of the last loop run with a were run by the

@@ -3,6 +3,7 @@ package gofork_test
 import (
 	"fmt"
 	"runtime"
+	"strings"
 	"sync"
 	"testing"
 
@@ -61,6 +62,11 @@ func parGoroutines(n, p int, body func(lo, hi int)) {
 	wg.Wait()
 }
 
+// parSize names a size like n=1e7.
+func parSize(n int) string {
+	return "n=" + strings.Replace(fmt.Sprintf("%.0e", float64(n)), "e+0", "e", 1)
+}
+
 // parDaxpy is y[lo:hi] += a*x[lo:hi].
 func parDaxpy(a float64, x, y []float64, lo, hi int) {
 	x, y = x[lo:hi], y[lo:hi]
@@ -98,7 +104,7 @@ func BenchmarkFor(b *testing.B) {
 	for i := range x {
 		x[i], y[i] = float64(i), 1
 	}
-	size := fmt.Sprintf("n=%.0e", float64(n))
+	size := parSize(n)
 	b.Run("daxpy/"+size+"/serial", func(b *testing.B) {
 		for b.Loop() {
 			parDaxpy(1.5, x, y, 0, n)
@@ -183,7 +189,7 @@ func BenchmarkReduce(b *testing.B) {
 		x[i] = float64(i%1000) * 0.25
 	}
 	sum := parSumBody(x)
-	size := fmt.Sprintf("n=%.0e", float64(n))
+	size := parSize(n)
 	var sink float64
 	b.Run(size+"/serial", func(b *testing.B) {
 		for b.Loop() {
@@ -291,7 +297,7 @@ func BenchmarkSkewed(b *testing.B) {
 	defer parClosePools(pools)
 	out := make([]uint64, n)
 	body := func(i int) { out[i] = parSkewedWork(i) }
-	size := fmt.Sprintf("n=%.0e", float64(n))
+	size := parSize(n)
 	b.Run(size+"/serial", func(b *testing.B) {
 		for b.Loop() {
 			for i := range n {

@@ -172,6 +172,18 @@ func upperBound[E any](src []E, lo, hi int, v E, cmp func(a, b E) int) int {
 // mergeSerial merges src[a0:a1] and src[b0:b1] into dst[d:], taking from
 // the first run on ties (stable).
 func mergeSerial[E any](src []E, a0, a1, b0, b1 int, dst []E, d int, cmp func(a, b E) int) {
+	// Runs already in order, or in reverse order with no ties between
+	// them, are just copied: presorted inputs merge in O(n).
+	if a0 < a1 && b0 < b1 {
+		if !(cmp(src[b0], src[a1-1]) < 0) {
+			copy(dst[d+copy(dst[d:], src[a0:a1]):], src[b0:b1])
+			return
+		}
+		if cmp(src[b1-1], src[a0]) < 0 {
+			copy(dst[d+copy(dst[d:], src[b0:b1]):], src[a0:a1])
+			return
+		}
+	}
 	i, j, k := a0, b0, d
 	for i < a1 && j < b1 {
 		if cmp(src[j], src[i]) < 0 {
@@ -198,7 +210,18 @@ const stableBlock = 24
 func stableSerial[E any](d, s []E, cmp func(a, b E) int) (inBuf bool) {
 	n := len(d)
 	for b := 0; b < n; b += stableBlock {
-		insertionSort(d, b, min(b+stableBlock, n), cmp)
+		e := min(b+stableBlock, n)
+		// A strictly decreasing block (no ties, so stability is not at
+		// stake) is reversed instead of insertion-sorted in quadratic time.
+		desc := true
+		for i := b + 1; i < e && desc; i++ {
+			desc = cmp(d[i], d[i-1]) < 0
+		}
+		if desc {
+			reverseRange(d, b, e)
+		} else {
+			insertionSort(d, b, e, cmp)
+		}
 	}
 	src, dst := d, s
 	ok := false

@@ -45,88 +45,90 @@ func chunkBounds(n, k, i int) (lo, hi int) {
 	return i * n / k, (i + 1) * n / k
 }
 
-// scanBlock is how many elements a scan checks between looks at the shared
-// "both answers known" flag.
+// scanBlock is how many neighbour pairs a scan checks between looks at the
+// shared "a pair failed" flag.
 const scanBlock = 1 << 10
 
 // scanOrdered reports whether x is sorted (ascending, NaNs first as in
-// slices.IsSorted) and whether it is reversed: non-increasing, or strictly
-// decreasing when strict is set (the stable sorts may only reverse runs with
-// no equal neighbours). The scan stops early once both answers are false.
+// slices.IsSorted) and, if it is not, whether it is reversed: non-increasing,
+// or strictly decreasing when strict is set (the stable sorts may only
+// reverse runs with no equal neighbours). Each scan stops at the first
+// failing pair, so on unordered input both answers cost next to nothing.
 func scanOrdered[E cmp.Ordered](x []E, strict bool, c *config) (sorted, reversed bool) {
-	return scan(x, c, func(lo, hi int, st *scanState) {
-		asc, desc := st.asc.Load(), st.desc.Load()
-		for b := lo; b < hi && (asc || desc); b += scanBlock {
-			e := min(b+scanBlock, hi)
-			for i := max(b, 1); i < e; i++ {
-				if cmp.Less(x[i], x[i-1]) {
-					asc = false
-				} else if strict || cmp.Less(x[i-1], x[i]) {
-					desc = false
-				}
+	sorted = allPairs(len(x), c, func(lo, hi int) bool {
+		for i := lo; i < hi; i++ {
+			if cmp.Less(x[i], x[i-1]) {
+				return false
 			}
-			asc, desc = st.update(asc, desc)
 		}
+		return true
 	})
+	if sorted {
+		return true, false
+	}
+	reversed = allPairs(len(x), c, func(lo, hi int) bool {
+		for i := lo; i < hi; i++ {
+			if cmp.Less(x[i-1], x[i]) || (strict && !cmp.Less(x[i], x[i-1])) {
+				return false
+			}
+		}
+		return true
+	})
+	return false, reversed
 }
 
 // scanFunc is scanOrdered for a comparison function.
 func scanFunc[E any](x []E, cmpf func(a, b E) int, strict bool, c *config) (sorted, reversed bool) {
-	return scan(x, c, func(lo, hi int, st *scanState) {
-		asc, desc := st.asc.Load(), st.desc.Load()
-		for b := lo; b < hi && (asc || desc); b += scanBlock {
-			e := min(b+scanBlock, hi)
-			for i := max(b, 1); i < e; i++ {
-				r := cmpf(x[i], x[i-1])
-				if r < 0 {
-					asc = false
-				} else if strict || r > 0 {
-					desc = false
-				}
+	sorted = allPairs(len(x), c, func(lo, hi int) bool {
+		for i := lo; i < hi; i++ {
+			if cmpf(x[i], x[i-1]) < 0 {
+				return false
 			}
-			asc, desc = st.update(asc, desc)
 		}
+		return true
 	})
-}
-
-// scanState is shared by the chunks of one scan. asc and desc start true
-// and are only ever cleared (Store(false)); a chunk reads them between
-// blocks to stop early once both are false. Join orders every chunk's stores
-// before scan reads the results.
-type scanState struct {
-	asc, desc atomic.Bool
-}
-
-// update publishes a chunk's findings and returns the combined view.
-func (st *scanState) update(asc, desc bool) (bool, bool) {
-	if !asc {
-		st.asc.Store(false) // seen by other chunks' Load in update/start
+	if sorted {
+		return true, false
 	}
-	if !desc {
-		st.desc.Store(false)
-	}
-	return asc && st.asc.Load(), desc && st.desc.Load()
+	reversed = allPairs(len(x), c, func(lo, hi int) bool {
+		for i := lo; i < hi; i++ {
+			if r := cmpf(x[i], x[i-1]); r > 0 || (strict && r == 0) {
+				return false
+			}
+		}
+		return true
+	})
+	return false, reversed
 }
 
-// scan runs check over chunks of x in parallel. Each chunk [lo, hi) also
-// compares x[lo] with x[lo-1] so the seams are covered.
-func scan[E any](x []E, c *config, check func(lo, hi int, st *scanState)) (sorted, reversed bool) {
-	n := len(x)
-	st := new(scanState)
-	st.asc.Store(true)
-	st.desc.Store(true)
+// allPairs reports whether check(lo, hi) holds for every block of the
+// neighbour pairs (x[i-1], x[i]), i in [1, n). Chunks run in parallel and
+// stop early once any block failed.
+func allPairs(n int, c *config, check func(lo, hi int) bool) bool {
 	if n < 2 {
-		return true, true
+		return true
 	}
+	// failed is only ever set (Store(true)) by a chunk that found a bad
+	// pair; other chunks Load it between blocks to stop early. Join orders
+	// every Store before the final Load.
+	var failed atomic.Bool
 	k := chunks(n, c.grain, c.pool.Workers())
 	core.Run(c.pool, func(w *core.Worker) struct{} {
 		parFor(w, k, func(_ *core.Worker, i int) {
 			lo, hi := chunkBounds(n, k, i)
-			check(lo, hi, st)
+			for b := max(lo, 1); b < hi; b += scanBlock {
+				if failed.Load() {
+					return
+				}
+				if !check(b, min(b+scanBlock, hi)) {
+					failed.Store(true) // seen by the Loads above and below
+					return
+				}
+			}
 		})
 		return struct{}{}
 	})
-	return st.asc.Load(), st.desc.Load()
+	return !failed.Load()
 }
 
 // reverse reverses x in parallel.

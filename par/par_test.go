@@ -466,3 +466,29 @@ func TestSplitFixed(t *testing.T) {
 		}
 	})
 }
+
+func FuzzFor(f *testing.F) {
+	f.Add(int64(-3), uint16(100), uint16(1), uint8(0), uint8(2))
+	f.Add(int64(math.MaxInt64-50), uint16(50), uint16(7), uint8(3), uint8(3))
+	f.Add(int64(math.MinInt64), uint16(999), uint16(0), uint8(2), uint8(1))
+	pools := map[int]*core.Pool{}
+	defer func() {
+		for _, p := range pools {
+			p.Close()
+		}
+	}()
+	f.Fuzz(func(t *testing.T, lo int64, n, grain uint16, kind, workers uint8) {
+		if lo > math.MaxInt64-int64(n) {
+			t.Skip("range passes MaxInt64")
+		}
+		w := int(workers%8) + 1
+		p := pools[w]
+		if p == nil {
+			p = core.New(core.WithWorkers(w))
+			pools[w] = p
+		}
+		g := int(grain%64) + 1
+		opt := []par.Option{par.Auto(), par.Static(), par.Simple(g), par.Affinity(new(par.AffinityState))}[kind%4]
+		checkFor(t, lo, lo+int64(n), opt, par.Grain(g), par.WithPool(p))
+	})
+}

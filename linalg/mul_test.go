@@ -163,8 +163,14 @@ func TestMulTransposed(t *testing.T) {
 		{"genericT", func(r, c int) mat.Matrix { return generic{randDense(rng, c, r)}.T() }},
 	}
 	shapes := []shape{{1, 1, 1}, {3, 17, 3}, {17, 100, 3}, {100, 3, 257}, {257, 100, 17}, {70, 300, 90}}
+	if testing.Short() {
+		shapes = []shape{{1, 1, 1}, {17, 100, 3}, {70, 30, 90}}
+	}
 	for _, kn := range kernels() {
 		for _, p := range pools {
+			if testing.Short() && kn.name == "go" && p.Workers() == 1 {
+				continue // covered by TestMul
+			}
 			for _, va := range views {
 				for _, vb := range views {
 					for _, s := range shapes {

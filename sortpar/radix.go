@@ -1,32 +1,55 @@
 package sortpar
 
 import (
+	"math/bits"
 	"unsafe"
 
 	"github.com/gofork/gofork/core"
 )
 
-// Parallel LSD radix sort for integer and float keys.
+// Parallel radix sort for integer and float keys: one MSD pass over main
+// memory, then LSD inside the cache.
 //
-// The elements are first mapped in place to unsigned keys that order like
-// the values (keyKind): the sign bit flipped for signed integers; for floats
-// the usual IEEE-754 map (negative: all bits flipped, positive: sign bit
-// set) followed by adding 2^m-1 (m mantissa bits) modulo 2^w, which rotates
-// the positive NaNs below the negative NaNs and both below -Inf. Every NaN
-// then sorts first, as in slices.Sort; the maps are bijections and are
-// undone at the end.
+// Keys. The elements are first mapped in place to unsigned keys that order
+// like the values (keyKind): the sign bit flipped for signed integers; for
+// floats the usual IEEE-754 map (negative: all bits flipped, positive: sign
+// bit set) followed by adding 2^m-1 (m mantissa bits) modulo 2^w, which
+// rotates the positive NaNs below the negative NaNs and both below -Inf.
+// Every NaN then sorts first, as in slices.Sort. The maps are bijections and
+// are undone at the end. The same parallel pass ORs together key ^ key[0],
+// so bytes that are equal in every key are known and never sorted on.
 //
-// Each pass sorts stably by one byte, least significant first, from src into
-// dst (ping-pong with one buffer of len(x) elements). A pass is two parallel
-// loops over k chunks: count the chunk's bytes, then (after a serial prefix
-// sum over bucket-major, chunk-minor counts) scatter each chunk into its own
-// disjoint slots of dst. A pass whose byte is the same in every element is
-// skipped.
+// Sorting. A range longer than lsdMax is split on its most significant
+// byte that is not the same everywhere: count (per chunk, in parallel), an
+// exclusive prefix sum bucket-major and chunk-minor, and a scatter of every
+// chunk into its own slots of the other array (parallel, stable). The 256
+// buckets are then sorted independently, in parallel, on the next byte
+// down. Ranges of at most lsdMax elements fit in the L2 cache with their
+// scratch space and are sorted by LSD radix on the remaining bytes: one
+// pass counts every byte, then one scatter pass per byte that is not
+// constant in the range.
+//
+// The element array and one buffer of the same length ping-pong: radixIn
+// sorts a range in place using the buffer, radixTo sorts a range into the
+// buffer (clobbering the source), and each calls the other for its buckets,
+// so no level copies.
 
 // radixKey is an unsigned key of one to eight bytes.
 type radixKey interface {
 	~uint8 | ~uint16 | ~uint32 | ~uint64
 }
+
+// radixCtx is shared, read-only, by every task of one radix sort.
+type radixCtx struct {
+	lsdMax  int // ranges this short are LSD sorted by one worker
+	parMin  int // ranges this long count and scatter in parallel
+	grain   int
+	workers int
+}
+
+// lsdMaxBytes bounds a range for the in-cache LSD sort: range plus
+// scratch must sit in a 2 MiB share of L2.
+const lsdMaxBytes = 1 << 20
 
 // radixSort sorts the keys of x (an integer or float slice seen through
 // unsafe as unsigned words of the same size, interpreted according to kind).
@@ -39,95 +62,261 @@ func radixSort[K radixKey](x []K, kind keyKind, c *config) {
 		mantissa = 52
 	}
 	nanShift := K(uint64(1)<<mantissa - 1) // only used for floats (32 or 64 bits)
+	rc := &radixCtx{
+		lsdMax:  max(lsdMaxBytes/int(unsafe.Sizeof(x[0])), c.cutoff),
+		parMin:  max(4*c.grain, 2),
+		grain:   c.grain,
+		workers: c.pool.Workers(),
+	}
+	if c.radixMin < defaultRadixMin { // tests: make the MSD levels reachable
+		rc.lsdMax = max(c.radixMin, 2)
+	}
 	buf := make([]K, n)
-	k := chunks(n, c.grain, c.pool.Workers())
-	counts := make([][256]int, k)
+	k := chunks(n, c.grain, rc.workers)
+	diffs := make([]K, k)
 
-	// mapKeys applies f to every element of x in parallel.
-	mapKeys := func(w *core.Worker, f func(v K) K) {
-		parFor(w, k, func(_ *core.Worker, i int) {
-			lo, hi := chunkBounds(n, k, i)
-			s := x[lo:hi]
-			for j, v := range s {
-				s[j] = f(v)
+	toKey := func(v K) K {
+		switch kind {
+		case keySigned:
+			return v ^ sign
+		case keyFloat:
+			if v&sign != 0 {
+				v = ^v
+			} else {
+				v |= sign
 			}
-		})
+			return v + nanShift
+		}
+		return v
+	}
+	fromKey := func(v K) K {
+		if kind == keySigned {
+			return v ^ sign
+		}
+		v -= nanShift
+		if v&sign != 0 {
+			return v &^ sign
+		}
+		return ^v
 	}
 
 	core.Run(c.pool, func(w *core.Worker) struct{} {
-		switch kind {
-		case keySigned:
-			mapKeys(w, func(v K) K { return v ^ sign })
-		case keyFloat:
-			mapKeys(w, func(v K) K {
-				if v&sign != 0 {
-					v = ^v
-				} else {
-					v |= sign
+		first := toKey(x[0])
+		parFor(w, k, func(_ *core.Worker, i int) {
+			lo, hi := chunkBounds(n, k, i)
+			s := x[lo:hi]
+			var diff K
+			if kind == keyUnsigned {
+				for _, v := range s {
+					diff |= v ^ first
 				}
-				return v + nanShift
-			})
-		}
-		src, dst := x, buf
-		for shift := uint(0); shift < width; shift += 8 {
-			// Count.
-			parFor(w, k, func(_ *core.Worker, i int) {
-				lo, hi := chunkBounds(n, k, i)
-				cnt := &counts[i]
-				*cnt = [256]int{}
-				for _, v := range src[lo:hi] {
-					cnt[uint8(v>>shift)]++
-				}
-			})
-			// Skip a byte every element shares.
-			d := uint8(src[0] >> shift)
-			total := 0
-			for i := range k {
-				total += counts[i][d]
-			}
-			if total == n {
-				continue
-			}
-			// Starting slot of each (chunk, byte): bucket-major so the
-			// pass is stable.
-			sum := 0
-			for b := range 256 {
-				for i := range k {
-					cnt := counts[i][b]
-					counts[i][b] = sum
-					sum += cnt
+			} else {
+				for j, v := range s {
+					v = toKey(v)
+					s[j] = v
+					diff |= v ^ first
 				}
 			}
-			// Scatter.
+			diffs[i] = diff
+		})
+		var diff K
+		for _, d := range diffs {
+			diff |= d
+		}
+		if diff != 0 {
+			radixIn(w, rc, x, buf, (bits.Len64(uint64(diff))-1)/8)
+		}
+		if kind != keyUnsigned {
 			parFor(w, k, func(_ *core.Worker, i int) {
 				lo, hi := chunkBounds(n, k, i)
-				off := &counts[i]
-				for _, v := range src[lo:hi] {
-					b := uint8(v >> shift)
-					dst[off[b]] = v
-					off[b]++
+				s := x[lo:hi]
+				for j, v := range s {
+					s[j] = fromKey(v)
 				}
-			})
-			src, dst = dst, src
-		}
-		if &src[0] != &x[0] {
-			parFor(w, k, func(_ *core.Worker, i int) {
-				lo, hi := chunkBounds(n, k, i)
-				copy(x[lo:hi], src[lo:hi])
-			})
-		}
-		switch kind {
-		case keySigned:
-			mapKeys(w, func(v K) K { return v ^ sign })
-		case keyFloat:
-			mapKeys(w, func(v K) K {
-				v -= nanShift
-				if v&sign != 0 {
-					return v &^ sign
-				}
-				return ^v
 			})
 		}
 		return struct{}{}
 	})
+}
+
+// radixIn sorts data on bytes d..0 in place, using scratch (same length).
+func radixIn[K radixKey](w *core.Worker, rc *radixCtx, data, scratch []K, d int) {
+	if len(data) <= rc.lsdMax {
+		lsd(data, scratch, d, true)
+		return
+	}
+	d, starts := msdSplit(w, rc, data, scratch, data, d)
+	if d <= 0 {
+		return // all keys equal on the bytes left, or filled in by byte 0
+	}
+	radixBuckets(w, rc, starts, func(w *core.Worker, lo, hi int) {
+		radixTo(w, rc, scratch[lo:hi], data[lo:hi], d-1)
+	})
+}
+
+// radixTo sorts the elements of src on bytes d..0 into dst (same length);
+// src is clobbered.
+func radixTo[K radixKey](w *core.Worker, rc *radixCtx, src, dst []K, d int) {
+	if len(src) <= rc.lsdMax {
+		lsd(src, dst, d, false)
+		return
+	}
+	d, starts := msdSplit(w, rc, src, dst, dst, d)
+	if d < 0 {
+		copy(dst, src)
+		return
+	}
+	if d == 0 {
+		return // filled in by byte 0
+	}
+	radixBuckets(w, rc, starts, func(w *core.Worker, lo, hi int) {
+		radixIn(w, rc, dst[lo:hi], src[lo:hi], d-1)
+	})
+}
+
+// radixBuckets runs sort on every non-empty bucket [starts[b], starts[b+1]),
+// in parallel.
+func radixBuckets(w *core.Worker, rc *radixCtx, starts *[257]int, sort func(w *core.Worker, lo, hi int)) {
+	parFor(w, 256, func(w *core.Worker, b int) {
+		if lo, hi := starts[b], starts[b+1]; lo < hi {
+			sort(w, lo, hi)
+		}
+	})
+}
+
+// msdSplit finds the highest byte at or below d on which src's keys
+// differ, and scatters src into dst by that byte, stably. It returns the
+// byte (-1 if the keys are all equal; dst is then untouched) and the
+// bucket starts. When that byte is byte 0, the keys above it are equal
+// (they were split on, or are equal everywhere), so a bucket's keys are all
+// the same: instead of scattering, msdSplit fills target (src or dst) with
+// them, and the range is sorted.
+func msdSplit[K radixKey](w *core.Worker, rc *radixCtx, src, dst, target []K, d int) (int, *[257]int) {
+	n := len(src)
+	k := 1
+	if n >= rc.parMin {
+		k = chunks(n, rc.grain, rc.workers)
+	}
+	counts := make([][256]int, k)
+	for ; d >= 0; d-- {
+		shift := uint(d) * 8
+		parFor(w, k, func(_ *core.Worker, i int) {
+			lo, hi := chunkBounds(n, k, i)
+			cnt := &counts[i]
+			*cnt = [256]int{}
+			for _, v := range src[lo:hi] {
+				cnt[uint8(v>>shift)]++
+			}
+		})
+		b0 := uint8(src[0] >> shift)
+		total := 0
+		for i := range k {
+			total += counts[i][b0]
+		}
+		if total < n {
+			break
+		}
+	}
+	if d < 0 {
+		return d, nil
+	}
+	shift := uint(d) * 8
+	starts := new([257]int)
+	sum := 0
+	for b := range 256 {
+		starts[b] = sum
+		for i := range k {
+			cnt := counts[i][b]
+			counts[i][b] = sum
+			sum += cnt
+		}
+	}
+	starts[256] = n
+	if d == 0 {
+		high := src[0] &^ 0xff
+		parFor(w, k, func(_ *core.Worker, i int) {
+			lo, hi := chunkBounds(n, k, i)
+			b := sortSearch256(starts, lo)
+			for j := lo; j < hi; j++ {
+				for j >= starts[b+1] {
+					b++
+				}
+				target[j] = high | K(b)
+			}
+		})
+		return d, starts
+	}
+	parFor(w, k, func(_ *core.Worker, i int) {
+		lo, hi := chunkBounds(n, k, i)
+		off := &counts[i]
+		for _, v := range src[lo:hi] {
+			b := uint8(v >> shift)
+			dst[off[b]] = v
+			off[b]++
+		}
+	})
+	return d, starts
+}
+
+// sortSearch256 returns the bucket b with starts[b] <= j < starts[b+1].
+func sortSearch256(starts *[257]int, j int) int {
+	lo, hi := 0, 256 // starts[lo] <= j < starts[hi]
+	for hi-lo > 1 {
+		m := (lo + hi) / 2
+		if starts[m] <= j {
+			lo = m
+		} else {
+			hi = m
+		}
+	}
+	return lo
+}
+
+// lsdInsertion is the length up to which lsd insertion-sorts instead.
+const lsdInsertion = 32
+
+// lsd sorts the keys of a on bytes d..0 by one worker, leaving the result
+// in a if inA, else in b (a is then clobbered).
+func lsd[K radixKey](a, b []K, d int, inA bool) {
+	n := len(a)
+	if n <= lsdInsertion {
+		for i := 1; i < n; i++ {
+			for j := i; j > 0 && a[j] < a[j-1]; j-- {
+				a[j], a[j-1] = a[j-1], a[j]
+			}
+		}
+		if !inA {
+			copy(b, a)
+		}
+		return
+	}
+	// One pass counts every byte.
+	var hist [8][256]int
+	for _, v := range a {
+		for p := 0; p <= d; p++ {
+			hist[p][uint8(v>>(uint(p)*8))]++
+		}
+	}
+	src, dst := a, b
+	for p := 0; p <= d; p++ {
+		shift := uint(p) * 8
+		h := &hist[p]
+		if h[uint8(src[0]>>shift)] == n {
+			continue // the same byte everywhere
+		}
+		sum := 0
+		for i, c := range h {
+			h[i] = sum
+			sum += c
+		}
+		for _, v := range src {
+			by := uint8(v >> shift)
+			dst[h[by]] = v
+			h[by]++
+		}
+		src, dst = dst, src
+	}
+	if inSrcA := &src[0] == &a[0]; inSrcA != inA {
+		copy(dst, src)
+	}
 }

@@ -42,9 +42,11 @@ type childResult struct {
 
 // Child protocol, one line each on stdout:
 //
+//	ready             the child handles SIGINT from here on
 //	run <i> <ns>      run i (0 is the warm-up) finished in ns nanoseconds
 //	result <json>     the childResult; always the last line
 const (
+	childReadyLine    = "ready"
 	childRunPrefix    = "run "
 	childResultPrefix = "result "
 )
@@ -69,6 +71,7 @@ func childMain(specJSON string, out io.Writer) int {
 			stop.Store(true)
 		}
 	}()
+	fmt.Fprintln(out, childReadyLine)
 
 	res := measure(spec, &stop, func(i int, d time.Duration) {
 		fmt.Fprintf(out, "%s%d %d\n", childRunPrefix, i, d.Nanoseconds())
@@ -98,8 +101,10 @@ func measure(spec childSpec, stop *atomic.Bool, progress func(int, time.Duration
 			res.Error = fmt.Sprintf("panic: %v", r)
 		}
 	}()
+	// An interrupt stops after the current run, but not before one timed
+	// run, so every configuration that started has a measurement.
 	for i := 0; i <= spec.Runs; i++ {
-		if i > 0 && stop.Load() {
+		if i > 1 && stop.Load() {
 			res.Interrupted = true
 			break
 		}
@@ -155,11 +160,19 @@ func runChild(spec childSpec, progress func(i int, d time.Duration), interrupt <
 	if err := cmd.Start(); err != nil {
 		return childOutcome{}, fmt.Errorf("re-exec %s: %v", self, err)
 	}
+	// Forward an interrupt once the child handles SIGINT; before that it
+	// would kill the child.
 	done := make(chan struct{})
+	ready := make(chan struct{})
 	defer close(done)
 	go func() {
 		select {
 		case <-interrupt:
+		case <-done:
+			return
+		}
+		select {
+		case <-ready:
 			cmd.Process.Signal(os.Interrupt)
 		case <-done:
 		}
@@ -172,6 +185,8 @@ func runChild(spec childSpec, progress func(i int, d time.Duration), interrupt <
 	for sc.Scan() {
 		line := sc.Text()
 		switch {
+		case line == childReadyLine:
+			close(ready)
 		case strings.HasPrefix(line, childRunPrefix):
 			var i int
 			var ns int64
@@ -189,6 +204,12 @@ func runChild(spec childSpec, progress func(i int, d time.Duration), interrupt <
 		out.PeakRSS = peakRSS(cmd.ProcessState)
 	}
 	if !gotResult {
+		select {
+		case <-interrupt: // a terminal's Ctrl-C reached the child before it was ready
+			out.Interrupted = true
+			return out, nil
+		default:
+		}
 		msg := strings.TrimSpace(stderr.String())
 		if len(msg) > 2000 {
 			msg = msg[:2000] + "..."

@@ -64,11 +64,20 @@ func run(args []string, stdout, stderr io.Writer) int {
 	interrupt := make(chan struct{})
 	sig := make(chan os.Signal, 2)
 	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
-	defer signal.Stop(sig)
+	quit := make(chan struct{})
+	defer func() {
+		signal.Stop(sig)
+		close(quit)
+	}()
 	pl := newProgress(stderr, o.quiet)
 	go func() {
 		n := 0
-		for range sig {
+		for {
+			select {
+			case <-sig:
+			case <-quit:
+				return
+			}
 			n++
 			if n == 1 {
 				close(interrupt)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sync"
 	"time"
 )
 
@@ -41,6 +42,7 @@ func plan(o *options, ps []int) []plannedConfig {
 // progressLine draws the live status on stderr: one line rewritten in place
 // on a terminal, one line per configuration otherwise.
 type progressLine struct {
+	mu    sync.Mutex // the signal handler prints too
 	w     io.Writer
 	tty   bool
 	quiet bool
@@ -64,6 +66,8 @@ func (pl *progressLine) update(k, n int, c plannedConfig, run, runs int) {
 	if pl.quiet {
 		return
 	}
+	pl.mu.Lock()
+	defer pl.mu.Unlock()
 	el := time.Since(pl.start).Round(time.Second)
 	state := "warm-up"
 	if run >= 1 {
@@ -81,12 +85,20 @@ func (pl *progressLine) update(k, n int, c plannedConfig, run, runs int) {
 
 // message prints a line of its own, below the progress line.
 func (pl *progressLine) message(format string, args ...any) {
-	pl.clear()
+	pl.mu.Lock()
+	defer pl.mu.Unlock()
+	pl.clearLocked()
 	fmt.Fprintf(pl.w, format+"\n", args...)
 }
 
 // clear removes the progress line.
 func (pl *progressLine) clear() {
+	pl.mu.Lock()
+	defer pl.mu.Unlock()
+	pl.clearLocked()
+}
+
+func (pl *progressLine) clearLocked() {
 	if pl.tty && pl.last > 0 && !pl.quiet {
 		fmt.Fprintf(pl.w, "\r%*s\r", pl.last, "")
 		pl.last = 0

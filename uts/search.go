@@ -1,10 +1,6 @@
 package uts
 
-import (
-	"fmt"
-
-	"github.com/gofork/gofork/core"
-)
+import "github.com/gofork/gofork/core"
 
 // splitMin is the smallest child range that the parallel search splits in
 // two halves. A smaller range is walked child by child: leaves are counted
@@ -155,5 +151,3 @@ func children(w *core.Worker, sp span) Result {
 	}
 	return res
 }
-
-var _ = fmt.Sprint

@@ -49,6 +49,10 @@ type benchmark struct {
 	// variants lists what runs: variants[0] is variantSerial, variants[1]
 	// is variantGofork, the rest are baselines.
 	variants []string
+	// baselineIsSerial is set when the Go baseline is the serial program
+	// itself (slices.Sort): it is not run again, and the table compares
+	// against the serial row.
+	baselineIsSerial bool
 	// serialPerP is set when the serial problem depends on P (the Zorro
 	// imbalanced test makes every P-th task heavy), so Ts is measured per P.
 	serialPerP bool

@@ -126,7 +126,11 @@ func writeTable(w io.Writer, r *Results) {
 				over = fmtRatio(ratio(t1.MedianNS, ts), "%.2f")
 			}
 			base, rel := "-", "-"
-			if bl := r.find(name, variantBaseline, p); bl != nil {
+			bl := r.find(name, variantBaseline, p)
+			if b := lookup(name); bl == nil && b != nil && b.baselineIsSerial {
+				bl = r.find(name, variantSerial, 1)
+			}
+			if bl != nil {
 				base = fmtDur(bl.MedianNS) + mark(bl)
 				rel = fmtRatio(ratio(g.MedianNS, bl.MedianNS), "%.3g")
 			}
@@ -139,14 +143,15 @@ func writeTable(w io.Writer, r *Results) {
 	for _, name := range names {
 		for _, v := range []string{variantGofork, variantBaseline} {
 			if f := r.fit(name, v); f != nil {
-				fits = append(fits, fmt.Sprintf("%s/%s n=%.2f", name, v, f.N))
+				fits = append(fits, fmt.Sprintf("%s/%s n=%.2f b=%s", name, v, f.N, fmtRSS(int64(f.B))))
 			}
 		}
 	}
 	fmt.Fprintln(w, "\nspeedup = Ts/Tp; effic. = speedup/P; T1/Ts = overhead of one worker over the serial program;")
 	fmt.Fprintln(w, "spread = (max-min)/median; gofork/base < 1 means gofork is faster than the Go baseline.")
 	if len(fits) > 0 {
-		fmt.Fprintf(w, "memory fit MRSS ≈ a + b·P^n (a = serial peak RSS): %s\n", strings.Join(fits, ", "))
+		fmt.Fprintf(w, "memory fit MRSS ≈ a + b·P^n, a = serial peak RSS, excess under %s read as %s:\n  %s\n",
+			fmtRSS(rssNoiseFloor), fmtRSS(rssNoiseFloor), strings.Join(fits, "\n  "))
 	}
 }
 

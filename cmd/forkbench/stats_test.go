@@ -60,7 +60,7 @@ func TestFitMemory(t *testing.T) {
 		}
 	}
 	// Flat memory (all within the noise floor) fits n = 0.
-	if _, n, ok := fitMemory(a, []int{1, 2, 4}, []float64{a + 1000, a - 5000, a + 20000}); !ok || n != 0 {
+	if _, n, ok := fitMemory(a, []int{1, 2, 4}, []float64{a + 1000, a - 5000, a + 200000}); !ok || n != 0 {
 		t.Errorf("flat profile: n = %g ok=%v, want 0", n, ok)
 	}
 	// One worker count cannot be fitted.

@@ -15,9 +15,11 @@ import (
 // floats the usual IEEE-754 map (negative: all bits flipped, positive: sign
 // bit set) followed by adding 2^m-1 (m mantissa bits) modulo 2^w, which
 // rotates the positive NaNs below the negative NaNs and both below -Inf.
-// Every NaN then sorts first, as in slices.Sort. The maps are bijections and
-// are undone at the end. The same parallel pass ORs together key ^ key[0],
-// so bytes that are equal in every key are known and never sorted on.
+// Every NaN then sorts first, as in slices.Sort. The maps are bijections;
+// each finished range is mapped back while it is still in cache (unmap), so
+// undoing them costs no extra trip to memory. The mapping pass also ORs
+// together key ^ key[0], so bytes that are equal in every key are known and
+// never sorted on.
 //
 // Sorting. A range longer than lsdMax is split on its most significant
 // byte that is not the same everywhere: count (per chunk, in parallel), an
@@ -32,7 +34,8 @@ import (
 // The element array and one buffer of the same length ping-pong: radixIn
 // sorts a range in place using the buffer, radixTo sorts a range into the
 // buffer (clobbering the source), and each calls the other for its buckets,
-// so no level copies.
+// so no level copies. A split on byte 0 needs no scatter at all: every key
+// in a bucket is then the same, so the bucket is filled in by counting.
 
 // radixKey is an unsigned key of one to eight bytes.
 type radixKey interface {
@@ -40,11 +43,52 @@ type radixKey interface {
 }
 
 // radixCtx is shared, read-only, by every task of one radix sort.
-type radixCtx struct {
-	lsdMax  int // ranges this short are LSD sorted by one worker
-	parMin  int // ranges this long count and scatter in parallel
-	grain   int
-	workers int
+type radixCtx[K radixKey] struct {
+	kind     keyKind
+	sign     K   // the top bit
+	nanShift K   // 2^mantissa - 1, for floats
+	diff     K   // OR of key ^ key[0] over all keys: bit set = bit varies
+	lsdMax   int // ranges this short are LSD sorted by one worker
+	parMin   int // ranges this long count and scatter in parallel
+	grain    int
+	workers  int
+}
+
+// toKey maps an element's bits to its key.
+func (rc *radixCtx[K]) toKey(v K) K {
+	switch rc.kind {
+	case keySigned:
+		return v ^ rc.sign
+	case keyFloat:
+		if v&rc.sign != 0 {
+			v = ^v
+		} else {
+			v |= rc.sign
+		}
+		return v + rc.nanShift
+	}
+	return v
+}
+
+// unmap turns the keys of s back into elements. The sorts call it on each
+// finished range while the range is still in cache.
+func (rc *radixCtx[K]) unmap(s []K) {
+	switch rc.kind {
+	case keySigned:
+		for j, v := range s {
+			s[j] = v ^ rc.sign
+		}
+	case keyFloat:
+		sign, shift := rc.sign, rc.nanShift
+		for j, v := range s {
+			v -= shift
+			if v&sign != 0 {
+				s[j] = v &^ sign
+			} else {
+				s[j] = ^v
+			}
+		}
+	}
 }
 
 // lsdMaxBytes bounds a range for the in-cache LSD sort: range plus
@@ -56,17 +100,18 @@ const lsdMaxBytes = 1 << 20
 func radixSort[K radixKey](x []K, kind keyKind, c *config) {
 	n := len(x)
 	width := uint(unsafe.Sizeof(x[0])) * 8
-	sign := K(1) << (width - 1)
 	mantissa := uint64(23)
 	if width == 64 {
 		mantissa = 52
 	}
-	nanShift := K(uint64(1)<<mantissa - 1) // only used for floats (32 or 64 bits)
-	rc := &radixCtx{
-		lsdMax:  max(lsdMaxBytes/int(unsafe.Sizeof(x[0])), c.cutoff),
-		parMin:  max(4*c.grain, 2),
-		grain:   c.grain,
-		workers: c.pool.Workers(),
+	rc := &radixCtx[K]{
+		kind:     kind,
+		sign:     K(1) << (width - 1),
+		nanShift: K(uint64(1)<<mantissa - 1), // only used for floats (32 or 64 bits)
+		lsdMax:   max(lsdMaxBytes/int(unsafe.Sizeof(x[0])), c.cutoff),
+		parMin:   max(4*c.grain, 2),
+		grain:    c.grain,
+		workers:  c.pool.Workers(),
 	}
 	if c.radixMin < defaultRadixMin { // tests: make the MSD levels reachable
 		rc.lsdMax = max(c.radixMin, 2)
@@ -74,34 +119,8 @@ func radixSort[K radixKey](x []K, kind keyKind, c *config) {
 	buf := make([]K, n)
 	k := chunks(n, c.grain, rc.workers)
 	diffs := make([]K, k)
-
-	toKey := func(v K) K {
-		switch kind {
-		case keySigned:
-			return v ^ sign
-		case keyFloat:
-			if v&sign != 0 {
-				v = ^v
-			} else {
-				v |= sign
-			}
-			return v + nanShift
-		}
-		return v
-	}
-	fromKey := func(v K) K {
-		if kind == keySigned {
-			return v ^ sign
-		}
-		v -= nanShift
-		if v&sign != 0 {
-			return v &^ sign
-		}
-		return ^v
-	}
-
 	core.Run(c.pool, func(w *core.Worker) struct{} {
-		first := toKey(x[0])
+		first := rc.toKey(x[0])
 		parFor(w, k, func(_ *core.Worker, i int) {
 			lo, hi := chunkBounds(n, k, i)
 			s := x[lo:hi]
@@ -112,7 +131,7 @@ func radixSort[K radixKey](x []K, kind keyKind, c *config) {
 				}
 			} else {
 				for j, v := range s {
-					v = toKey(v)
+					v = rc.toKey(v)
 					s[j] = v
 					diff |= v ^ first
 				}
@@ -123,60 +142,61 @@ func radixSort[K radixKey](x []K, kind keyKind, c *config) {
 		for _, d := range diffs {
 			diff |= d
 		}
-		if diff != 0 {
-			radixIn(w, rc, x, buf, (bits.Len64(uint64(diff))-1)/8)
-		}
-		if kind != keyUnsigned {
+		if diff == 0 { // cannot happen after the sortedness scan; keep it right
 			parFor(w, k, func(_ *core.Worker, i int) {
 				lo, hi := chunkBounds(n, k, i)
-				s := x[lo:hi]
-				for j, v := range s {
-					s[j] = fromKey(v)
-				}
+				rc.unmap(x[lo:hi])
 			})
+			return struct{}{}
 		}
+		rc.diff = diff
+		radixIn(w, rc, x, buf, (bits.Len64(uint64(diff))-1)/8)
 		return struct{}{}
 	})
 }
 
 // radixIn sorts data on bytes d..0 in place, using scratch (same length).
-func radixIn[K radixKey](w *core.Worker, rc *radixCtx, data, scratch []K, d int) {
+func radixIn[K radixKey](w *core.Worker, rc *radixCtx[K], data, scratch []K, d int) {
 	if len(data) <= rc.lsdMax {
-		lsd(data, scratch, d, true)
+		lsd(rc, data, scratch, d, true)
 		return
 	}
-	d, starts := msdSplit(w, rc, data, scratch, data, d)
-	if d <= 0 {
-		return // all keys equal on the bytes left, or filled in by byte 0
+	d, starts, filled := msdSplit(w, rc, data, scratch, data, d)
+	if d < 0 { // all keys equal on the bytes left
+		rc.unmap(data)
+		return
 	}
-	radixBuckets(w, rc, starts, func(w *core.Worker, lo, hi int) {
+	if filled {
+		return
+	}
+	radixBuckets(w, starts, func(w *core.Worker, lo, hi int) {
 		radixTo(w, rc, scratch[lo:hi], data[lo:hi], d-1)
 	})
 }
 
 // radixTo sorts the elements of src on bytes d..0 into dst (same length);
 // src is clobbered.
-func radixTo[K radixKey](w *core.Worker, rc *radixCtx, src, dst []K, d int) {
+func radixTo[K radixKey](w *core.Worker, rc *radixCtx[K], src, dst []K, d int) {
 	if len(src) <= rc.lsdMax {
-		lsd(src, dst, d, false)
+		lsd(rc, src, dst, d, false)
 		return
 	}
-	d, starts := msdSplit(w, rc, src, dst, dst, d)
+	d, starts, filled := msdSplit(w, rc, src, dst, dst, d)
 	if d < 0 {
-		copy(dst, src)
+		rc.unmap(dst[:copy(dst, src)])
 		return
 	}
-	if d == 0 {
-		return // filled in by byte 0
+	if filled {
+		return
 	}
-	radixBuckets(w, rc, starts, func(w *core.Worker, lo, hi int) {
+	radixBuckets(w, starts, func(w *core.Worker, lo, hi int) {
 		radixIn(w, rc, dst[lo:hi], src[lo:hi], d-1)
 	})
 }
 
 // radixBuckets runs sort on every non-empty bucket [starts[b], starts[b+1]),
 // in parallel.
-func radixBuckets(w *core.Worker, rc *radixCtx, starts *[257]int, sort func(w *core.Worker, lo, hi int)) {
+func radixBuckets(w *core.Worker, starts *[257]int, sort func(w *core.Worker, lo, hi int)) {
 	parFor(w, 256, func(w *core.Worker, b int) {
 		if lo, hi := starts[b], starts[b+1]; lo < hi {
 			sort(w, lo, hi)
@@ -187,11 +207,12 @@ func radixBuckets(w *core.Worker, rc *radixCtx, starts *[257]int, sort func(w *c
 // msdSplit finds the highest byte at or below d on which src's keys
 // differ, and scatters src into dst by that byte, stably. It returns the
 // byte (-1 if the keys are all equal; dst is then untouched) and the
-// bucket starts. When that byte is byte 0, the keys above it are equal
-// (they were split on, or are equal everywhere), so a bucket's keys are all
-// the same: instead of scattering, msdSplit fills target (src or dst) with
-// them, and the range is sorted.
-func msdSplit[K radixKey](w *core.Worker, rc *radixCtx, src, dst, target []K, d int) (int, *[257]int) {
+// bucket starts. If no lower byte varies anywhere in the slice, the keys of
+// a bucket are all the same (the bytes above d are equal in this range: they
+// were split on, or are equal everywhere): instead of scattering, msdSplit
+// then fills target (src or dst) with them by counting, maps them back to
+// elements, and reports filled.
+func msdSplit[K radixKey](w *core.Worker, rc *radixCtx[K], src, dst, target []K, d int) (byte int, starts *[257]int, filled bool) {
 	n := len(src)
 	k := 1
 	if n >= rc.parMin {
@@ -200,6 +221,9 @@ func msdSplit[K radixKey](w *core.Worker, rc *radixCtx, src, dst, target []K, d 
 	counts := make([][256]int, k)
 	for ; d >= 0; d-- {
 		shift := uint(d) * 8
+		if uint8(rc.diff>>shift) == 0 {
+			continue // the same in every key of the whole slice
+		}
 		parFor(w, k, func(_ *core.Worker, i int) {
 			lo, hi := chunkBounds(n, k, i)
 			cnt := &counts[i]
@@ -218,10 +242,10 @@ func msdSplit[K radixKey](w *core.Worker, rc *radixCtx, src, dst, target []K, d 
 		}
 	}
 	if d < 0 {
-		return d, nil
+		return d, nil, false
 	}
 	shift := uint(d) * 8
-	starts := new([257]int)
+	starts = new([257]int)
 	sum := 0
 	for b := range 256 {
 		starts[b] = sum
@@ -232,8 +256,8 @@ func msdSplit[K radixKey](w *core.Worker, rc *radixCtx, src, dst, target []K, d 
 		}
 	}
 	starts[256] = n
-	if d == 0 {
-		high := src[0] &^ 0xff
+	if low := K(1)<<shift - 1; rc.diff&low == 0 {
+		rest := src[0] &^ (0xff << shift) // every byte but d, the same in all keys
 		parFor(w, k, func(_ *core.Worker, i int) {
 			lo, hi := chunkBounds(n, k, i)
 			b := sortSearch256(starts, lo)
@@ -241,10 +265,11 @@ func msdSplit[K radixKey](w *core.Worker, rc *radixCtx, src, dst, target []K, d 
 				for j >= starts[b+1] {
 					b++
 				}
-				target[j] = high | K(b)
+				target[j] = rest | K(b)<<shift
 			}
+			rc.unmap(target[lo:hi])
 		})
-		return d, starts
+		return d, starts, true
 	}
 	parFor(w, k, func(_ *core.Worker, i int) {
 		lo, hi := chunkBounds(n, k, i)
@@ -255,7 +280,7 @@ func msdSplit[K radixKey](w *core.Worker, rc *radixCtx, src, dst, target []K, d 
 			off[b]++
 		}
 	})
-	return d, starts
+	return d, starts, false
 }
 
 // sortSearch256 returns the bucket b with starts[b] <= j < starts[b+1].
@@ -277,7 +302,7 @@ const lsdInsertion = 32
 
 // lsd sorts the keys of a on bytes d..0 by one worker, leaving the result
 // in a if inA, else in b (a is then clobbered).
-func lsd[K radixKey](a, b []K, d int, inA bool) {
+func lsd[K radixKey](rc *radixCtx[K], a, b []K, d int, inA bool) {
 	n := len(a)
 	if n <= lsdInsertion {
 		for i := 1; i < n; i++ {
@@ -286,23 +311,32 @@ func lsd[K radixKey](a, b []K, d int, inA bool) {
 			}
 		}
 		if !inA {
-			copy(b, a)
+			a = b[:copy(b, a)]
 		}
+		rc.unmap(a)
 		return
 	}
 	// One pass counts every byte.
+	// Bytes that vary somewhere in the whole slice; one pass counts them.
+	var pass [8]uint
+	np := 0
+	for p := 0; p <= d; p++ {
+		if shift := uint(p) * 8; uint8(rc.diff>>shift) != 0 {
+			pass[np] = shift
+			np++
+		}
+	}
 	var hist [8][256]int
 	for _, v := range a {
-		for p := 0; p <= d; p++ {
-			hist[p][uint8(v>>(uint(p)*8))]++
+		for i, shift := range pass[:np] {
+			hist[i][uint8(v>>shift)]++
 		}
 	}
 	src, dst := a, b
-	for p := 0; p <= d; p++ {
-		shift := uint(p) * 8
-		h := &hist[p]
+	for i, shift := range pass[:np] {
+		h := &hist[i]
 		if h[uint8(src[0]>>shift)] == n {
-			continue // the same byte everywhere
+			continue // the same byte everywhere in this range
 		}
 		sum := 0
 		for i, c := range h {
@@ -317,6 +351,7 @@ func lsd[K radixKey](a, b []K, d int, inA bool) {
 		src, dst = dst, src
 	}
 	if inSrcA := &src[0] == &a[0]; inSrcA != inA {
-		copy(dst, src)
+		src = dst[:copy(dst, src)]
 	}
+	rc.unmap(src)
 }

@@ -108,7 +108,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fitAll(res)
 
 	m := res.Machine
-	fmt.Fprintf(stdout, "forkbench: %s, %d cores, GOMAXPROCS %d, %s %s/%s, commit %.12s%s; %d runs after a warm-up%s\n\n",
+	fmt.Fprintf(stdout, "forkbench: %s, %d cores, GOMAXPROCS %d, %s %s/%s, commit %.12s%s; median of %d timed runs after a warm-up%s\n\n",
 		m.CPU, m.Cores, m.GOMAXPROCS, m.GoVersion, m.GOOS, m.GOARCH, m.Commit, dirtyMark(m.Dirty),
 		o.runs, map[bool]string{true: ", -quick sizes", false: ""}[o.quick])
 	writeTable(stdout, res)

@@ -147,7 +147,14 @@ func writeTable(w io.Writer, r *Results) {
 			}
 		}
 	}
-	fmt.Fprintln(w, "\nspeedup = Ts/Tp; effic. = speedup/P; T1/Ts = overhead of one worker over the serial program;")
+	var sizes []string
+	for _, name := range names {
+		if c := r.find(name, variantGofork, 1); c != nil {
+			sizes = append(sizes, name+" "+c.Size)
+		}
+	}
+	fmt.Fprintf(w, "\nsizes: %s\n", strings.Join(sizes, "; "))
+	fmt.Fprintln(w, "speedup = Ts/Tp; effic. = speedup/P; T1/Ts = overhead of one worker over the serial program;")
 	fmt.Fprintln(w, "spread = (max-min)/median; gofork/base < 1 means gofork is faster than the Go baseline.")
 	if len(fits) > 0 {
 		fmt.Fprintf(w, "memory fit MRSS ≈ a + b·P^n, a = serial peak RSS, excess under %s read as %s:\n  %s\n",

@@ -1,6 +1,9 @@
 package uts
 
 import (
+	"math"
+	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -154,6 +157,46 @@ func TestRuleTable(t *testing.T) {
 			den := r.geoDenomAt(h)
 			if h < len(r.geoDenom) && r.geoDenom[h] != den && !(den != den && r.geoDenom[h] != r.geoDenom[h]) {
 				t.Errorf("%s: geoDenom[%d] = %v, geoDenomAt = %v", args, h, r.geoDenom[h], den)
+			}
+		}
+	}
+}
+
+func TestCutsMatchLogarithm(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 1))
+	samples := 200000
+	if testing.Short() || raceEnabled {
+		samples = 20000
+	}
+	for _, b := range []float64{1e-3, 0.1, 0.5, 1, 2.5, 4, 6, 7, 100, 1e6, 1e9, 3e9, 1e15} {
+		den := math.Log(1 - 1/(1+b))
+		c := newCuts(den)
+		if c == nil {
+			t.Fatalf("b=%g: no table for den %v", b, den)
+		}
+		check := func(n uint32) {
+			want := min(geoDraw(n, den), maxChildren)
+			if got := c.draw(n); got != want {
+				t.Fatalf("b=%g: draw(%d) = %d, logarithm gives %d", b, n, got, want)
+			}
+		}
+		for _, edge := range append(slices.Clone(c.at), c.leafFrom, 0, 1, randEnd-1) {
+			for d := -2; d <= 2; d++ {
+				if n := int64(edge) + int64(d); n >= 0 && n < randEnd {
+					check(uint32(n))
+				}
+			}
+		}
+		for range samples {
+			check(rng.Uint32() >> 1)
+		}
+	}
+	// Denominators of b_h = 0, infinite, negative or NaN: all leaves.
+	for _, den := range []float64{math.Inf(-1), 0, math.Copysign(0, -1), math.NaN(), 0.5, math.Inf(1)} {
+		c := newCuts(den)
+		for _, n := range []uint32{0, 1, 12345, 1 << 30, randEnd - 1, rng.Uint32() >> 1} {
+			if got, want := c.draw(n), geoDraw(n, den); got != want || got != 0 {
+				t.Errorf("den %v: draw(%d) = %d, logarithm gives %d, want 0", den, n, got, want)
 			}
 		}
 	}

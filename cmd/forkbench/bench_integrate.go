@@ -30,6 +30,7 @@ func init() {
 		name:  "integrate",
 		suite: suiteMain,
 		order: 20,
+		note:  "gofork forks at every split (15 M intervals); the goroutine baseline stops forking at depth 12",
 		about: "fine-grained irregular recursion: Join per interval split; baseline: goroutine+WaitGroup per split to depth 12",
 		size: func(q bool) string {
 			return fmt.Sprintf("n=%d eps=%g", pick(q, integrateN, integrateNQuick), integrateEps)

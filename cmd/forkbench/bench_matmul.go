@@ -25,6 +25,7 @@ func init() {
 		name:  "matmul",
 		suite: suiteMain,
 		order: 40,
+		note:  "Ts is gonum on one core, so speedups include linalg's faster kernel (T1/Ts < 1)",
 		about: "dense matrix multiply, cache-oblivious linalg.Mul; serial: gonum on one core; baseline: gonum Mul (a goroutine per tile)",
 		size: func(q bool) string {
 			n := pick(q, matmulN, matmulNQuick)

@@ -22,6 +22,7 @@ func init() {
 		name:  "reduce",
 		suite: suiteMain,
 		order: 80,
+		note:  "Ts is a plain one-accumulator loop; reduce.Sum's leaves are faster than it even at P=1",
 		about: "parallel reduction: reduce.Sum of float64; baseline: one goroutine per chunk, P partial sums",
 		size: func(q bool) string {
 			return fmt.Sprintf("n=%d x %d sums", pick(q, reduceN, reduceNQuick), reduceSweeps)

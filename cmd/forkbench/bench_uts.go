@@ -37,6 +37,7 @@ func init() {
 			name:  c.name,
 			suite: suiteMain,
 			order: c.order,
+			note:  "no goroutine baseline: package uts does not export a node's children",
 			about: "unbalanced tree search (SHA-1 per node), counts checked against the published ones; no baseline",
 			size: func(q bool) string {
 				if q {

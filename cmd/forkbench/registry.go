@@ -44,6 +44,9 @@ type benchmark struct {
 	order int    // listing order; lower first
 	// about says in one line what the benchmark measures.
 	about string
+	// note, when set, is printed under the table: how to read this
+	// benchmark's figures (e.g. a serial program that is another library).
+	note string
 	// size describes the problem size, full or -quick.
 	size func(quick bool) string
 	// variants lists what runs: variants[0] is variantSerial, variants[1]

@@ -106,6 +106,7 @@ func writeTable(w io.Writer, r *Results) {
 	if len(names) == 0 {
 		return
 	}
+	defer fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "benchmark\tP\tmedian\tspread\tspeedup\teffic.\tT1/Ts\tpeak RSS\tbaseline\tgofork/base\t")
 	for _, name := range names {
@@ -154,6 +155,11 @@ func writeTable(w io.Writer, r *Results) {
 		}
 	}
 	fmt.Fprintf(w, "\nsizes: %s\n", strings.Join(sizes, "; "))
+	for _, name := range names {
+		if b := lookup(name); b != nil && b.note != "" {
+			fmt.Fprintf(w, "%s: %s\n", name, b.note)
+		}
+	}
 	fmt.Fprintln(w, "speedup = Ts/Tp; effic. = speedup/P; T1/Ts = overhead of one worker over the serial program;")
 	fmt.Fprintln(w, "spread = (max-min)/median; gofork/base < 1 means gofork is faster than the Go baseline.")
 	if len(fits) > 0 {
@@ -179,7 +185,7 @@ func writePoolsTable(w io.Writer, r *Results) {
 	if len(names) == 0 {
 		return
 	}
-	fmt.Fprintln(w, "\npools: time (speedup vs serial) per design; every task checked to run exactly once")
+	fmt.Fprintln(w, "pools: time (speedup vs serial) per design; every task checked to run exactly once")
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprint(tw, "test\tP\tserial\t")
 	for _, d := range poolDesigns {

@@ -88,6 +88,10 @@ TEXT ·kernelAVX2(SB), NOSPLIT, $0-56
 	JZ   tail
 
 loop4:
+	// The a panel streams from L2; ask for it 8 k-steps ahead.
+	PREFETCHT0 384(SI)
+	PREFETCHT0 448(SI)
+	PREFETCHT0 512(SI)
 	STEP(0, 0)
 	STEP(48, 64)
 	STEP(96, 128)

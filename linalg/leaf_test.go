@@ -40,7 +40,7 @@ func BenchmarkLeaf(b *testing.B) {
 	pool := core.New(core.WithWorkers(1))
 	defer pool.Close()
 	for _, kn := range kernels() {
-		for _, s := range []shape{{64, 64, 64}, {96, 128, 96}, {128, 128, 128}, {128, 256, 128}, {128, 256, 256}, {256, 256, 256}, {512, 256, 512}, {512, 512, 512}} {
+		for _, s := range []shape{{64, 64, 64}, {96, 128, 96}, {128, 128, 128}, {128, 256, 128}, {128, 256, 256}, {256, 256, 256}, {256, 256, 512}, {512, 256, 512}, {512, 512, 512}, {1024, 256, 1024}} {
 			b.Run(fmt.Sprintf("kernel=%s/%dx%dx%d", kn.name, s.m, s.k, s.n), func(b *testing.B) {
 				x, y := randDense(rng, s.m, s.k), randDense(rng, s.k, s.n)
 				ao, _, _ := operandOf("a", x)
@@ -55,4 +55,32 @@ func BenchmarkLeaf(b *testing.B) {
 		}
 	}
 	_ = mat.Dense{}
+}
+
+// BenchmarkPack measures packing a kc x kc block out of a 1024-wide matrix
+// (ns per element packed).
+func BenchmarkPack(b *testing.B) {
+	rng := rand.New(rand.NewPCG(1, 1))
+	x := randDense(rng, 1024, 1024)
+	for _, trans := range []bool{false, true} {
+		op, _, _ := operandOf("x", x)
+		op.trans = trans
+		dst := aligned(nil, (kc+mr)*kc)
+		b.Run(fmt.Sprintf("A/trans=%v", trans), func(b *testing.B) {
+			i := 0
+			for b.Loop() {
+				packA(dst, op, i%3*kc, kc, i%4*kc, kc)
+				i++
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/(kc*kc), "ns/elem")
+		})
+		b.Run(fmt.Sprintf("B/trans=%v", trans), func(b *testing.B) {
+			i := 0
+			for b.Loop() {
+				packB(dst, op, i%3*kc, kc, i%4*kc, kc)
+				i++
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/(kc*kc), "ns/elem")
+		})
+	}
 }

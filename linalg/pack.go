@@ -12,6 +12,14 @@ func packA(dst []float64, a operand, i0, m, p0, k int) {
 		case a.trans:
 			// Element (i, p) is data[p*s+i]: each k-step is a short
 			// contiguous run.
+			if rows == mr {
+				for p := range k {
+					dp := d[p*mr : p*mr+mr : p*mr+mr]
+					r := a.data[(p0+p)*s+i0+ir:][:mr:mr]
+					dp[0], dp[1], dp[2], dp[3], dp[4], dp[5] = r[0], r[1], r[2], r[3], r[4], r[5]
+				}
+				continue
+			}
 			for p := range k {
 				src := a.data[(p0+p)*s+i0+ir:][:rows]
 				dp := d[p*mr : p*mr+mr]
@@ -54,13 +62,27 @@ func packB(dst []float64, b operand, p0, k, j0, n int) {
 	s := b.stride
 	if !b.trans {
 		// Element (p, j) is data[p*s+j]: each k-step of a panel is a
-		// contiguous run of nr.
-		for p := range k {
-			row := b.data[(p0+p)*s+j0:][:n]
-			for jr := 0; jr < n; jr += nr {
-				dp := dst[jr*k+p*nr : jr*k+p*nr+nr]
-				c := copy(dp, row[jr:])
-				clear(dp[c:])
+		// contiguous run of nr. Panels are filled one at a time, so the
+		// writes are sequential and each read is one cache line; filling
+		// all panels row by row instead writes n/nr streams 8*k*nr bytes
+		// apart, which collide in the same L1 sets (measured 3x slower).
+		for jr := 0; jr < n; jr += nr {
+			d := dst[jr*k : jr*k+nr*k]
+			if n-jr < nr {
+				clear(d)
+				for p := range k {
+					copy(d[p*nr:p*nr+nr], b.data[(p0+p)*s+j0+jr:][:n-jr])
+				}
+				continue
+			}
+			src := b.data[p0*s+j0+jr:]
+			for p := range k {
+				// Element by element: copy() and array assignment both
+				// call memmove, which costs more than 8 moves.
+				dp := d[p*nr : p*nr+nr : p*nr+nr]
+				r := src[p*s : p*s+nr : p*s+nr]
+				dp[0], dp[1], dp[2], dp[3] = r[0], r[1], r[2], r[3]
+				dp[4], dp[5], dp[6], dp[7] = r[4], r[5], r[6], r[7]
 			}
 		}
 		return

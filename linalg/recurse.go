@@ -3,18 +3,30 @@ package linalg
 import "github.com/gofork/gofork/core"
 
 // Recursion cutoffs. The recursion halves blocks until their volume m*n*k is
-// at most the grain, which is leafVolMax on one worker and, with more
-// workers, about an eighth of a worker's share of the work (but never below
-// leafVolMin), so that the pool has enough blocks to balance.
+// at most the grain: leafVolMax on one worker and, with more workers, about
+// 1/tasksPerWorker of a worker's share of the work (never below leafVolMin),
+// so that thieves find enough blocks to balance.
 //
-// The figures come from BenchmarkLeaf (leaf_test.go) on a 2-core Zen 4:
-//   - a leaf of 256x256x256 runs the AVX2 kernel at ~92% of its peak; 128^3
-//     loses ~5% to packing (a is packed once per leaf and reused n/nr
-//     times, b once and reused m/mr times), 64^3 ~20%.
-//   - Blocks bigger than 256^3 gain nothing: the packed a block (m x kc)
-//     must stay in the 1 MiB L2 while b panels stream through L1.
+// Measured on a 2-core Zen 4 (thread CPU time, best of 5, one worker; the
+// micro-kernel alone runs at ~54 GFLOP/s from L1):
+//
+//	leaf          n=512  n=1024  n=2048  GFLOP/s
+//	128x256x256    38     44      44
+//	256^3          45     45      45
+//	512x256x512    50     49      48
+//	512^3          50     50      50
+//	1024x256x1024  53     51      50
+//
+// Every leaf packs its own panels of a and b, so a recursion with small
+// leaves packs each element of a n/leafN times and of b m/leafM times;
+// with a packed copy costing ~0.4 ns per element (BenchmarkPack) that is
+// ~10% of the time at 256^3 leaves. Inside a leaf the BLIS loops (mc, kc,
+// nc in leaf.go) keep the cache footprint fixed whatever the leaf size, so
+// big leaves cost nothing in locality; 512^3 is the largest that still gives
+// 8 blocks at n=1024. Below leafVolMin (~96x96x128) packing and the ragged
+// micro-tiles at the block edges cost more than the balance gains.
 const (
-	leafVolMax = 256 * 256 * 256
+	leafVolMax = 512 * 512 * 512
 	leafVolMin = 96 * 96 * 128
 	// kSplitMin is the depth below which k is not split: the leaf walks k
 	// in kc-deep steps itself, and a k split adds no parallelism.

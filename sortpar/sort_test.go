@@ -412,3 +412,30 @@ func TestStringsLong(t *testing.T) {
 		}
 	})
 }
+
+// TestStringsPrefixes sorts strings that share a prefix, contain zero
+// bytes and are prefixes of each other: the cases of the cached-bytes
+// comparison in sortStrings.
+func TestStringsPrefixes(t *testing.T) {
+	rng := rand.New(rand.NewPCG(2, 2))
+	for _, shared := range []string{"", "common-prefix/"} {
+		n := maxTestSize()
+		x := make([]string, n)
+		for i := range x {
+			b := []byte(shared)
+			for range rng.IntN(13) {
+				b = append(b, "\x00ab"[rng.IntN(3)])
+			}
+			x[i] = string(b)
+		}
+		want := slices.Clone(x)
+		slices.Sort(want)
+		withPools(t, func(t *testing.T, pool *core.Pool) {
+			got := slices.Clone(x)
+			SortWith(got, WithPool(pool), WithCutoff(testCutoff))
+			if !slices.Equal(got, want) {
+				t.Fatalf("shared %q: strings differ from slices.Sort", shared)
+			}
+		})
+	}
+}

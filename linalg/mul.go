@@ -14,8 +14,9 @@ import (
 type Option func(*config)
 
 type config struct {
-	pool *core.Pool
-	kern kernel // nil: the best kernel for this machine
+	pool  *core.Pool
+	kern  kernel // nil: the best kernel for this machine
+	grain int    // 0: chosen from the shape and the pool (see multiply)
 }
 
 // WithPool runs the multiply on p instead of core.Default().
@@ -30,6 +31,12 @@ func WithPool(p *core.Pool) Option {
 // on machines that have the assembly one.
 func withKernel(k kernel) Option {
 	return func(c *config) { c.kern = k }
+}
+
+// withGrain forces the leaf volume; tests use it to drive the recursion
+// (k splits, ragged halves) on small matrices.
+func withGrain(g int) Option {
+	return func(c *config) { c.grain = g }
 }
 
 // Mul sets dst to the matrix product a*b, like (*mat.Dense).Mul.

@@ -134,6 +134,18 @@ func TestMul(t *testing.T) {
 					Mul(&c, a, b, WithPool(p), withKernel(kn.k))
 					checkProduct(t, &c, 1, a, b, 0, nil)
 				})
+				if testing.Short() && kn.name == "go" {
+					continue
+				}
+				// The same product cut into the smallest leaves the
+				// recursion makes: every split kind and ragged half.
+				t.Run(name+"/grain=1", func(t *testing.T) {
+					a := randDense(rng, s.m, s.k)
+					b := randDense(rng, s.k, s.n)
+					var c mat.Dense
+					Mul(&c, a, b, WithPool(p), withKernel(kn.k), withGrain(1))
+					checkProduct(t, &c, 1, a, b, 0, nil)
+				})
 			}
 		}
 	}
@@ -200,7 +212,7 @@ func (g generic) T() mat.Matrix       { return mat.Transpose{Matrix: g} }
 func TestMulAdd(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 1))
 	for _, kn := range kernels() {
-		for _, s := range []shape{{1, 1, 1}, {17, 3, 100}, {100, 257, 17}, {257, 100, 257}} {
+		for _, s := range []shape{{1, 1, 1}, {17, 3, 100}, {100, 257, 17}, {257, 100, 257}, {13, 1100, 9}} {
 			for _, ab := range [][2]float64{{1, 0}, {1, 1}, {2.5, -0.5}, {-1, 3}, {0, 2}, {0, 0}, {0.5, 1}} {
 				alpha, beta := ab[0], ab[1]
 				name := fmt.Sprintf("kernel=%s/%dx%dx%d/alpha=%g/beta=%g", kn.name, s.m, s.k, s.n, alpha, beta)
@@ -215,6 +227,18 @@ func TestMulAdd(t *testing.T) {
 						c.Set(s.m-1, s.n-1, math.Inf(1))
 					}
 					mulAdd(c, alpha, a, b, beta, []Option{withKernel(kn.k)})
+					checkProduct(t, c, alpha, a, b, beta, c0)
+				})
+				// Tiny leaves: beta must apply to the first k-step of
+				// each block only.
+				t.Run(name+"/grain=1", func(t *testing.T) {
+					a := randDense(rng, s.m, s.k)
+					b := randDense(rng, s.k, s.n)
+					c := randDense(rng, s.m, s.n)
+					c0 := mat.DenseCopyOf(c)
+					pool := core.New(core.WithWorkers(2))
+					defer pool.Close()
+					mulAdd(c, alpha, a, b, beta, []Option{withKernel(kn.k), withGrain(1), WithPool(pool)})
 					checkProduct(t, c, alpha, a, b, beta, c0)
 				})
 			}

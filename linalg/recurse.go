@@ -68,6 +68,9 @@ func multiply(cfg config, m, n, k int, alpha float64, a, b operand, beta float64
 		share := m * n * k / (p * tasksPerWorker)
 		g.grain = max(leafVolMin, min(leafVolMax, share))
 	}
+	if cfg.grain > 0 {
+		g.grain = cfg.grain
+	}
 	root := block{g: g, m: m, n: n, k: k, first: true}
 	if m*n*k <= g.grain {
 		// Small products skip the trip through the pool.

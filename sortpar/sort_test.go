@@ -439,3 +439,29 @@ func TestStringsPrefixes(t *testing.T) {
 		})
 	}
 }
+
+// TestSortInsideTask calls the sorts from inside a task of the same pool,
+// where core.Run runs inline on the calling worker, from both sides of a
+// Join.
+func TestSortInsideTask(t *testing.T) {
+	withPools(t, func(t *testing.T, pool *core.Pool) {
+		a := genPattern(0, 5000, 1)
+		b := pairs(genPattern(4, 5000, 2), 50)
+		wantA, wantB := slices.Clone(a), slices.Clone(b)
+		slices.Sort(wantA)
+		slices.SortStableFunc(wantB, cmpPair)
+		core.Run(pool, func(w *core.Worker) struct{} {
+			core.Join(w, func(*core.Worker, int) struct{} {
+				SortWith(a, WithPool(pool), WithCutoff(testCutoff))
+				return struct{}{}
+			}, 0, func(*core.Worker, int) struct{} {
+				SortStableFuncWith(b, cmpPair, WithPool(pool), WithCutoff(testCutoff))
+				return struct{}{}
+			}, 0)
+			return struct{}{}
+		})
+		if !slices.Equal(a, wantA) || !slices.Equal(b, wantB) {
+			t.Fatal("sorts inside tasks differ from package slices")
+		}
+	})
+}

@@ -1,0 +1,75 @@
+package main
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+
+	"github.com/gofork/gofork/core"
+	"github.com/gofork/gofork/sortpar"
+)
+
+// sort: sortpar.Sort of random int64 keys against slices.Sort, which is both
+// the serial program and the baseline a Go user has. The anchor figure is
+// 10 M keys; 5 M keeps a run under half a second serially.
+const (
+	sortN      = 5_000_000
+	sortNQuick = 500_000
+)
+
+func init() {
+	register(&benchmark{
+		name:             "sort",
+		suite:            suiteMain,
+		order:            60,
+		note:             "Ts and the baseline are both slices.Sort (pdqsort); sortpar uses a radix sort on integers",
+		about:            "sortpar.Sort of random int64 keys; baseline: slices.Sort (= the serial row)",
+		size:             func(q bool) string { return fmt.Sprintf("n=%d int64", pick(q, sortN, sortNQuick)) },
+		variants:         []string{variantSerial, variantGofork},
+		baselineIsSerial: true,
+		setup:            setupSort,
+	})
+}
+
+func setupSort(variant string, p int, quick bool) (*job, error) {
+	n := pick(quick, sortN, sortNQuick)
+	rng := rand.New(rand.NewPCG(1, 1))
+	master := make([]int64, n)
+	var sum, xor int64
+	for i := range master {
+		master[i] = rng.Int64()
+		sum += master[i]
+		xor ^= master[i]
+	}
+	data := make([]int64, n)
+	j := &job{
+		reset: func() { copy(data, master) },
+		// Sorted, and the same multiset by two checksums: no third copy of
+		// the keys to compare with, which would weigh on the peak RSS.
+		verify: func() error {
+			if !slices.IsSorted(data) {
+				return fmt.Errorf("sort: result of %d keys is not sorted", n)
+			}
+			var s, x int64
+			for _, v := range data {
+				s += v
+				x ^= v
+			}
+			if s != sum || x != xor {
+				return fmt.Errorf("sort: result is not a permutation of the input")
+			}
+			return nil
+		},
+	}
+	switch variant {
+	case variantSerial:
+		j.run = func() { slices.Sort(data) }
+	case variantGofork:
+		pool := core.New(core.WithWorkers(p))
+		j.run = func() { sortpar.SortWith(data, sortpar.WithPool(pool)) }
+		j.close = pool.Close
+	default:
+		return nil, fmt.Errorf("sort: no variant %q", variant)
+	}
+	return j, nil
+}

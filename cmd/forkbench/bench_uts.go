@@ -1,0 +1,83 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/gofork/gofork/core"
+	"github.com/gofork/gofork/uts"
+)
+
+// uts-t1, uts-t3: the Unbalanced Tree Search trees T1 (geometric, 4.13 M
+// nodes) and T3 (binomial, 4.11 M nodes, depth 1572) of the libfork suite,
+// searched by uts.Search and checked against the published node, leaf and
+// depth counts. -quick uses smaller trees of the same kinds, whose counts
+// were taken from uts.SearchSerial. The uts package does not export a node's
+// children, so there is no goroutine baseline.
+type utsCase struct {
+	name  string
+	order int
+	full  uts.Tree
+	want  uts.Result
+	quick string // uts.Parse arguments of the -quick tree
+	wantQ uts.Result
+}
+
+var utsCases = []utsCase{
+	{name: "uts-t1", order: 50, full: uts.T1,
+		want:  uts.Result{Nodes: 4_130_071, Leaves: 3_305_118, MaxDepth: 10},
+		quick: "-t 1 -a 3 -d 8 -b 4 -r 19", wantQ: uts.Result{Nodes: 257_042, Leaves: 205_878, MaxDepth: 8}},
+	{name: "uts-t3", order: 51, full: uts.T3,
+		want:  uts.Result{Nodes: 4_112_897, Leaves: 3_599_034, MaxDepth: 1572},
+		quick: "-t 0 -b 2000 -q 0.1235 -m 8 -r 42", wantQ: uts.Result{Nodes: 391_273, Leaves: 342_613, MaxDepth: 333}},
+}
+
+func init() {
+	for _, c := range utsCases {
+		register(&benchmark{
+			name:  c.name,
+			suite: suiteMain,
+			order: c.order,
+			note:  "no goroutine baseline: package uts does not export a node's children",
+			about: "unbalanced tree search (SHA-1 per node), counts checked against the published ones; no baseline",
+			size: func(q bool) string {
+				if q {
+					return c.quick
+				}
+				return c.full.String()
+			},
+			variants: []string{variantSerial, variantGofork},
+			setup: func(variant string, p int, quick bool) (*job, error) {
+				return setupUTS(c, variant, p, quick)
+			},
+		})
+	}
+}
+
+func setupUTS(c utsCase, variant string, p int, quick bool) (*job, error) {
+	tree, want := c.full, c.want
+	if quick {
+		t, err := uts.Parse(c.quick)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", c.name, err)
+		}
+		tree, want = t, c.wantQ
+	}
+	var got uts.Result
+	j := &job{verify: func() error {
+		if got != want {
+			return fmt.Errorf("%s: counted %+v, published %+v", c.name, got, want)
+		}
+		return nil
+	}}
+	switch variant {
+	case variantSerial:
+		j.run = func() { got = uts.SearchSerial(tree) }
+	case variantGofork:
+		pool := core.New(core.WithWorkers(p))
+		j.run = func() { got = uts.Search(tree, uts.WithPool(pool)) }
+		j.close = pool.Close
+	default:
+		return nil, fmt.Errorf("%s: no variant %q", c.name, variant)
+	}
+	return j, nil
+}

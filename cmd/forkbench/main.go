@@ -1,0 +1,190 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"text/tabwriter"
+	"time"
+)
+
+// Exit statuses.
+const (
+	exitOK          = 0
+	exitFailure     = 1 // a verification failure, a crashed child, or an I/O error
+	exitUsage       = 2 // bad flags
+	exitInterrupted = 130
+)
+
+func main() {
+	if spec, ok := os.LookupEnv(childEnv); ok {
+		os.Exit(childMain(spec, os.Stdout))
+	}
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// run is the whole command without the process around it; it returns the
+// exit status.
+func run(args []string, stdout, stderr io.Writer) int {
+	o, err := parseFlags(args, stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		return exitOK
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "forkbench: %s\n", strings.TrimPrefix(err.Error(), errUsage.Error()+": "))
+		return exitUsage
+	}
+	if o.list {
+		listBenchmarks(stdout, o)
+		return exitOK
+	}
+	var old *Results
+	if o.compare != "" {
+		if old, err = readResults(o.compare); err != nil {
+			fmt.Fprintf(stderr, "forkbench: -compare: %v\n", err)
+			return exitUsage
+		}
+	}
+	if o.outDir != "" {
+		if err := ensureDir(o.outDir); err != nil {
+			fmt.Fprintf(stderr, "forkbench: -out: %v\n", err)
+			return exitUsage
+		}
+	}
+
+	// First Ctrl-C: finish the current run, then write what was measured.
+	// Second Ctrl-C: exit at once.
+	interrupt := make(chan struct{})
+	sig := make(chan os.Signal, 2)
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+	quit := make(chan struct{})
+	defer func() {
+		signal.Stop(sig)
+		close(quit)
+	}()
+	pl := newProgress(stderr, o.quiet)
+	go func() {
+		n := 0
+		for {
+			select {
+			case <-sig:
+			case <-quit:
+				return
+			}
+			n++
+			if n == 1 {
+				close(interrupt)
+				pl.message("forkbench: interrupted; stopping after the current run (Ctrl-C again to quit now)")
+			} else {
+				os.Exit(exitInterrupted)
+			}
+		}
+	}()
+
+	ps := workerCounts(o.maxWorkers)
+	res := &Results{
+		Schema:  resultsSchema,
+		Machine: describeMachine(),
+		Settings: Settings{Suite: o.suite, MaxWorkers: o.maxWorkers, Workers: ps,
+			Runs: o.runs, Quick: o.quick, Baseline: o.baseline},
+		Started:  time.Now().UTC(),
+		Configs:  []Config{},
+		Fits:     []Fit{},
+		Failures: []string{},
+	}
+	for _, b := range o.benchmarks {
+		res.Settings.Benchmarks = append(res.Settings.Benchmarks, b.name)
+	}
+	execute(o, res, ps, interrupt, pl)
+	pl.clear()
+	res.ElapsedSec = time.Since(res.Started).Seconds()
+	fitAll(res)
+
+	m := res.Machine
+	fmt.Fprintf(stdout, "forkbench: %s, %d cores, GOMAXPROCS %d, %s %s/%s, commit %.12s%s; median of %d timed runs after a warm-up%s\n\n",
+		m.CPU, m.Cores, m.GOMAXPROCS, m.GoVersion, m.GOOS, m.GOARCH, m.Commit, dirtyMark(m.Dirty),
+		o.runs, map[bool]string{true: ", -quick sizes", false: ""}[o.quick])
+	writeTable(stdout, res)
+	writePoolsTable(stdout, res)
+	status := exitOK
+	if old != nil {
+		color := false
+		if f, ok := stdout.(*os.File); ok {
+			if st, err := f.Stat(); err == nil {
+				color = st.Mode()&os.ModeCharDevice != 0
+			}
+		}
+		if n := writeCompare(stdout, old, res, o.regress, color); n > 0 {
+			fmt.Fprintf(stderr, "forkbench: %d regression(s) against %s\n", n, o.compare)
+		}
+	}
+	if o.outDir != "" {
+		if err := writeOutputs(o.outDir, res); err != nil {
+			fmt.Fprintf(stderr, "forkbench: -out: %v\n", err)
+			status = exitFailure
+		} else if !o.quiet {
+			fmt.Fprintf(stderr, "forkbench: wrote results.json, results.csv and plots to %s\n", o.outDir)
+		}
+	}
+	if len(res.Failures) > 0 {
+		fmt.Fprintf(stderr, "\nforkbench: %d VERIFICATION FAILURE(S):\n", len(res.Failures))
+		for _, f := range res.Failures {
+			fmt.Fprintf(stderr, "  FAIL %s\n", f)
+		}
+		return exitFailure
+	}
+	if res.Interrupted {
+		fmt.Fprintln(stderr, "forkbench: interrupted; results are partial")
+		return exitInterrupted
+	}
+	return status
+}
+
+func dirtyMark(d bool) string {
+	if d {
+		return "+dirty"
+	}
+	return ""
+}
+
+// writeOutputs writes results.json, results.csv and the SVG plots into dir.
+func writeOutputs(dir string, res *Results) error {
+	b, err := json.MarshalIndent(res, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(dir, "results.json"), append(b, '\n'), 0o644); err != nil {
+		return err
+	}
+	f, err := os.Create(filepath.Join(dir, "results.csv"))
+	if err != nil {
+		return err
+	}
+	if err := writeCSV(f, res); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	_, err = writePlots(dir, res)
+	return err
+}
+
+// listBenchmarks prints the selected benchmarks with what they measure and their sizes.
+func listBenchmarks(w io.Writer, o *options) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "name\tsuite\tsize\tquick size\tvariants\tmeasures")
+	for _, b := range registry {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", b.name, b.suite, b.size(false), b.size(true),
+			strings.Join(b.variants, ","), b.about)
+	}
+	tw.Flush()
+}

@@ -1,0 +1,108 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"time"
+)
+
+// resultsSchema names the layout of results.json; bump it when a field
+// changes meaning.
+const resultsSchema = "gofork-forkbench/v1"
+
+// Results is everything one invocation measured: the file -out writes and
+// -compare reads.
+type Results struct {
+	Schema      string    `json:"schema"`
+	Machine     Machine   `json:"machine"`
+	Settings    Settings  `json:"settings"`
+	Started     time.Time `json:"started"`
+	ElapsedSec  float64   `json:"elapsed_sec"`
+	Interrupted bool      `json:"interrupted"`
+	Configs     []Config  `json:"configs"`
+	Fits        []Fit     `json:"fits"`
+	Failures    []string  `json:"failures"`
+}
+
+// Settings records the flags that shape the numbers.
+type Settings struct {
+	Suite      string   `json:"suite"`
+	Benchmarks []string `json:"benchmarks"`
+	MaxWorkers int      `json:"max_workers"`
+	Workers    []int    `json:"workers"`
+	Runs       int      `json:"runs"`
+	Quick      bool     `json:"quick"`
+	Baseline   bool     `json:"baseline"`
+}
+
+// Config is one measured configuration: a benchmark variant at P workers,
+// measured in its own child process.
+type Config struct {
+	Bench    string  `json:"bench"`
+	Suite    string  `json:"suite"`
+	Size     string  `json:"size"`
+	Variant  string  `json:"variant"`
+	P        int     `json:"p"`
+	WarmupNS int64   `json:"warmup_ns"`
+	RunsNS   []int64 `json:"runs_ns"`
+	MedianNS int64   `json:"median_ns"`
+	MinNS    int64   `json:"min_ns"`
+	MaxNS    int64   `json:"max_ns"`
+	// PeakRSS is the child process's maximum resident set size in bytes
+	// (getrusage), including the Go runtime and the problem's input.
+	PeakRSS int64 `json:"peak_rss_bytes"`
+	// Verified is true when every run passed its oracle check.
+	Verified bool   `json:"verified"`
+	Error    string `json:"error,omitempty"`
+}
+
+// Fit is the memory fit MRSS ≈ A + B·P^N for one benchmark variant.
+type Fit struct {
+	Bench   string  `json:"bench"`
+	Variant string  `json:"variant"`
+	A       float64 `json:"a_bytes"` // pinned to the serial program's peak RSS
+	B       float64 `json:"b_bytes"`
+	N       float64 `json:"n"`
+	Points  int     `json:"points"`
+}
+
+// Machine describes where the numbers came from.
+type Machine struct {
+	CPU        string `json:"cpu"`
+	Cores      int    `json:"cores"` // runtime.NumCPU
+	GOMAXPROCS int    `json:"gomaxprocs"`
+	GOOS       string `json:"goos"`
+	GOARCH     string `json:"goarch"`
+	GoVersion  string `json:"go_version"`
+	Commit     string `json:"commit"`
+	Dirty      bool   `json:"dirty"`
+	Hostname   string `json:"hostname"`
+}
+
+// find returns the configuration for bench/variant at P, or nil.
+func (r *Results) find(bench, variant string, p int) *Config {
+	for i := range r.Configs {
+		c := &r.Configs[i]
+		if c.Bench == bench && c.Variant == variant && c.P == p {
+			return c
+		}
+	}
+	return nil
+}
+
+// readResults loads a results.json written by -out.
+func readResults(path string) (*Results, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var r Results
+	if err := json.Unmarshal(b, &r); err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	if r.Schema != resultsSchema {
+		return nil, fmt.Errorf("%s: schema %q, want %q", path, r.Schema, resultsSchema)
+	}
+	return &r, nil
+}

@@ -1,0 +1,49 @@
+// Package par runs loops in parallel as fork-join tasks on a core.Pool.
+//
+// # Overview
+//
+// For, ForRange, ForEach and Map split an index range into chunks and run the
+// chunks as tasks on the pool (core.Default() unless WithPool names another);
+// Invoke runs a few functions in parallel. Nothing here starts goroutines of
+// its own, and a loop called from inside a task of the same pool (a nested
+// loop, a loop inside a parallel sort) runs on the current worker: it never
+// blocks a worker and never needs a second pool.
+//
+//	par.For(0, len(y), func(i int) { y[i] += a * x[i] })
+//
+// ForRange hands out whole subranges and is the cheapest form for fine
+// loops: the body's serial inner loop is compiled like any other loop.
+//
+// # Partitioners
+//
+// How a range is cut is chosen by an Option, as in TBB:
+//
+//   - Auto (the default) cuts a few chunks per worker, then splits a chunk
+//     again only where another worker stole it, never below Grain.
+//   - Simple(g) splits recursively until chunks have at most g iterations.
+//   - Static cuts one contiguous chunk per worker; worker w runs chunk w.
+//   - Affinity(&state) cuts a fixed set of chunks and replays, on the next
+//     call with the same state, which worker ran each one, so that repeated
+//     sweeps over the same data hit warm caches.
+//
+// Static and Affinity place chunks without help from the core: each of their
+// tasks picks its chunk by the ID of the worker it runs on (see claim.go). A
+// worker that never takes part in a call (it was busy or asleep) gets nothing
+// in that call; a core with Pool.RunOn(worker, fn) could place chunks on
+// every worker by name.
+//
+// # Iteration spaces
+//
+// Indices may be of any integer type. The iteration count and midpoints are
+// computed in the unsigned 64-bit domain, so ranges with a negative lo or
+// ending near the maximum of an unsigned type are exact. An empty range
+// (hi <= lo) does nothing.
+//
+// # Failure
+//
+// A panic in a body stops the loop from starting new chunks and reaches the
+// caller (wrapped as the core wraps task panics). ForCtx and ForRangeCtx stop
+// starting chunks once their context is done and return its error.
+//
+// Split is the low-level engine the loops and package reduce are built on.
+package par

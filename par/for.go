@@ -1,0 +1,115 @@
+package par
+
+import (
+	"context"
+
+	"golang.org/x/exp/constraints"
+)
+
+// none is the result type of loops that produce nothing.
+type none = struct{}
+
+// count returns the number of iterations in [lo, hi), computed in the
+// unsigned domain so that it cannot overflow for any integer type (a full
+// int64 range has 2^64-1 iterations), and 0 when hi <= lo.
+func count[I constraints.Integer](lo, hi I) uint64 {
+	if hi <= lo {
+		return 0
+	}
+	return uint64(hi) - uint64(lo) // modulo 2^64: exact for every pair lo < hi
+}
+
+// rangeLeaf adapts body to a leaf over offsets from lo. lo+I(a) wraps the
+// same way uint64 offsets do, so it is exact near the ends of I's range.
+func rangeLeaf[I constraints.Integer](lo I, body func(lo, hi I)) func(a, b uint64, _ none) none {
+	return func(a, b uint64, _ none) none {
+		body(lo+I(a), lo+I(b))
+		return none{}
+	}
+}
+
+// indexLeaf adapts body to a leaf that calls it once per index.
+func indexLeaf[I constraints.Integer](lo I, body func(i I)) func(a, b uint64, _ none) none {
+	return func(a, b uint64, _ none) none {
+		// i != end rather than i < end: end may have wrapped to lo's side
+		// only when b-a would exceed I's range, which it cannot.
+		for i, end := lo+I(a), lo+I(b); i != end; i++ {
+			body(i)
+		}
+		return none{}
+	}
+}
+
+// For calls body(i) for every i in [lo, hi), in parallel, on the pool and
+// with the partitioner named by opts (core.Default() and Auto by default). It
+// returns when every call has returned. Each index is passed exactly once; the
+// order is unspecified. An empty range (hi <= lo) does nothing.
+//
+// Called from inside a task of the same pool (a nested loop, a loop inside a
+// sort), it runs on the current worker. A panic in body stops the loop from
+// starting new chunks and reaches the caller of For once the running chunks
+// have finished.
+func For[I constraints.Integer](lo, hi I, body func(i I), opts ...Option) {
+	if n := count(lo, hi); n != 0 {
+		run(n, none{}, Ops[none]{Leaf: indexLeaf(lo, body)}, resolve(opts), nil)
+	}
+}
+
+// ForRange is the blocked form of For: it calls body(a, b) for disjoint
+// subranges that together cover [lo, hi) exactly once. A serial loop inside
+// body is the cheapest way to run a fine-grained loop in parallel.
+func ForRange[I constraints.Integer](lo, hi I, body func(lo, hi I), opts ...Option) {
+	if n := count(lo, hi); n != 0 {
+		run(n, none{}, Ops[none]{Leaf: rangeLeaf(lo, body)}, resolve(opts), nil)
+	}
+}
+
+// ForCtx is For with a context: once ctx is done no new chunk starts (chunks
+// already running finish), and ForCtx returns ctx.Err(). It returns nil when
+// every index was visited, and ctx.Err() without calling body if ctx is done
+// on entry.
+func ForCtx[I constraints.Integer](ctx context.Context, lo, hi I, body func(i I), opts ...Option) error {
+	return runCtx(ctx, count(lo, hi), indexLeaf(lo, body), opts)
+}
+
+// ForRangeCtx is ForRange with a context, with ForCtx's rules.
+func ForRangeCtx[I constraints.Integer](ctx context.Context, lo, hi I, body func(lo, hi I), opts ...Option) error {
+	return runCtx(ctx, count(lo, hi), rangeLeaf(lo, body), opts)
+}
+
+// runCtx runs a loop with no result that stops handing out chunks once ctx
+// is done.
+func runCtx(ctx context.Context, n uint64, leaf func(a, b uint64, _ none) none, opts []Option) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if n == 0 {
+		return nil
+	}
+	if _, cancelled := run(n, none{}, Ops[none]{Leaf: leaf}, resolve(opts), ctx.Done()); cancelled {
+		return ctx.Err()
+	}
+	return nil
+}
+
+// ForEach calls body(i, &s[i]) for every index of s, in parallel, with For's
+// rules; body may modify the element through the pointer.
+func ForEach[S ~[]E, E any](s S, body func(i int, e *E), opts ...Option) {
+	ForRange(0, len(s), func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			body(i, &s[i])
+		}
+	}, opts...)
+}
+
+// Map returns a new slice with fn(s[i]) at index i, computed in parallel with
+// For's rules.
+func Map[S ~[]E, E, R any](s S, fn func(E) R, opts ...Option) []R {
+	out := make([]R, len(s))
+	ForRange(0, len(s), func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			out[i] = fn(s[i])
+		}
+	}, opts...)
+	return out
+}

@@ -1,0 +1,221 @@
+package par
+
+import (
+	"math"
+	"sync/atomic"
+
+	"github.com/gofork/gofork/core"
+)
+
+// Ops are the callbacks of a split/join loop run by Split. Split is the
+// low-level form that For, ForRange and package reduce are built on; plain
+// loops never need it.
+type Ops[T any] struct {
+	// Leaf folds the offsets [a, b) into acc and returns the result. Leaves of
+	// one loop may run at the same time on different workers.
+	Leaf func(a, b uint64, acc T) T
+	// Right returns the value a right half starts from, given the value its
+	// parent range started from. stolen reports whether the right half runs on
+	// another worker than the left half before it; if not, it runs on the same
+	// worker after the left half has finished (TBB's splitting constructor is
+	// called only for stolen halves in the same way). Nil: right halves start
+	// from their parent's value.
+	Right func(parent T, stolen bool) T
+	// Join merges y, the result of a right half, into x, the result of the
+	// left half just before it, and returns the merged value. Joins happen in
+	// range order, so an associative Join gives the serial answer. Nil: x.
+	Join func(x, y T) T
+	// Fixed makes the result independent of scheduling: every leaf is a node
+	// of one binary tree that splits [0, n) at midpoints down to leaves of at
+	// most the grain (Simple(g), else Grain(n), else 1024 iterations), each
+	// leaf starts from the initial value, and results are joined along that
+	// tree. Static and Affinity fall back to Auto. Right must be nil.
+	Fixed bool
+}
+
+// Split runs ops over the offsets [0, n) with the partitioner and pool named
+// by opts and returns the joined result; it returns init when n is 0. A panic
+// in a callback stops new leaves from starting and reaches the caller.
+func Split[T any](n uint64, init T, ops Ops[T], opts ...Option) T {
+	r, _ := run(n, init, ops, resolve(opts), nil)
+	return r
+}
+
+// loop is the state shared by every task of one Split call.
+type loop[T any] struct {
+	leaf  func(a, b uint64, acc T) T
+	right func(parent T, stolen bool) T
+	join  func(x, y T) T
+	// task is splitTask[T], stored once so that forks pass a plain func
+	// value and allocate nothing.
+	task func(*core.Worker, span[T]) T
+
+	splitAbove uint64 // a range splits only if it has more iterations than this
+	treeGrain  uint64 // Fixed: leaf size of the fixed tree; 0 when not Fixed
+	budget0    int32  // split budget of the whole range
+	rearm      int32  // split budget a stolen range gets back (0: never)
+
+	// stop is set by the first leaf that panics or sees done closed; no leaf
+	// starts once it is set. Written and read by every worker.
+	stop atomic.Bool
+	// cancelled records that a leaf was skipped because done was closed.
+	cancelled atomic.Bool
+	done      <-chan struct{} // nil: no context
+
+	// Claim scheduling (Static, Affinity): k chunks of [0, n), each claimed
+	// by exactly one of k tasks.
+	n         uint64
+	k         int
+	init      T
+	claimed   []atomic.Uint32 // claimed[c] != 0 once a task took chunk c (CAS by any worker)
+	results   []T             // results[c]: written by chunk c's claimer, read after core.Run
+	aff       *AffinityState  // nil for Static
+	hasRecord bool            // aff holds a mapping from an earlier call
+	claimTask func(*core.Worker, claimSpan[T]) struct{}
+}
+
+// span is one range of a split loop, passed by value to each task.
+type span[T any] struct {
+	l      *loop[T]
+	acc    T
+	a, b   uint64
+	budget int32 // splits left before this range waits for theft
+	owner  int32 // for a right half, the worker that forked it; -1 otherwise
+}
+
+// run is Split with a resolved config and an optional done channel; it also
+// reports whether a leaf was skipped because done was closed.
+func run[T any](n uint64, init T, ops Ops[T], c config, done <-chan struct{}) (T, bool) {
+	if n == 0 {
+		return init, false
+	}
+	if ops.Leaf == nil {
+		panic("par: Split with nil Ops.Leaf")
+	}
+	if ops.Fixed && ops.Right != nil {
+		panic("par: Split with Fixed and a non-nil Ops.Right")
+	}
+	l := &loop[T]{leaf: ops.Leaf, right: ops.Right, join: ops.Join, done: done, n: n, init: init}
+	p := c.pool.Workers()
+	kind := c.kind
+	if ops.Fixed {
+		switch {
+		case kind == kindSimple:
+			l.treeGrain = c.simple
+		case c.grainSet:
+			l.treeGrain = c.grain
+		default:
+			l.treeGrain = deterministicGrain
+		}
+		if kind != kindSimple {
+			kind = kindAuto
+		}
+	}
+	switch kind {
+	case kindSimple:
+		l.splitAbove = c.simple
+		l.budget0 = math.MaxInt32
+	case kindAuto:
+		l.splitAbove = 2*c.grain - 1 // both halves keep at least grain iterations
+		if l.treeGrain > l.splitAbove {
+			l.splitAbove = l.treeGrain
+		}
+		l.budget0 = log2Ceil(p) + autoChunksLog2
+		l.rearm = autoRearm
+	case kindStatic:
+		return l.runClaims(c.pool, minChunks(p, n))
+	case kindAffinity:
+		k := uint64(affinityChunksPerWorker * p)
+		if g := n / c.grain; g < k {
+			k = max(g, 1)
+		}
+		l.aff = c.aff
+		return l.runClaims(c.pool, int(k))
+	}
+	l.task = splitTask[T]
+	r := core.Run(c.pool, func(w *core.Worker) T {
+		return splitTask(w, span[T]{l: l, acc: init, b: n, budget: l.budget0, owner: -1})
+	})
+	return r, l.cancelled.Load()
+}
+
+// minChunks returns min(p, n) as an int.
+func minChunks(p int, n uint64) int {
+	if n < uint64(p) {
+		return int(n)
+	}
+	return p
+}
+
+// splitTask runs one range of an Auto or Simple loop: it splits while the
+// partitioner allows and runs a leaf otherwise.
+func splitTask[T any](w *core.Worker, s span[T]) T {
+	l := s.l
+	if s.owner >= 0 { // a right half: was it stolen?
+		stolen := s.owner != int32(w.ID())
+		if l.right != nil {
+			s.acc = l.right(s.acc, stolen)
+		}
+		if stolen && s.budget < l.rearm {
+			s.budget = l.rearm // demand-driven: a thief splits its range again
+		}
+		s.owner = -1
+	}
+	if s.b-s.a > l.splitAbove && s.budget > 0 && !l.stop.Load() {
+		s.budget--
+		r := s
+		r.a = s.a + (s.b-s.a)/2
+		r.owner = int32(w.ID())
+		s.b = r.a
+		x, y := core.Join(w, l.task, s, l.task, r)
+		if l.join != nil {
+			return l.join(x, y)
+		}
+		return x
+	}
+	return l.runLeaf(s.a, s.b, s.acc)
+}
+
+// runLeaf runs one leaf unless the loop has stopped. A panic in the leaf sets
+// stop on its way out, so no further leaf starts.
+func (l *loop[T]) runLeaf(a, b uint64, acc T) T {
+	if l.stop.Load() {
+		return acc
+	}
+	if l.done != nil {
+		select {
+		case <-l.done:
+			l.cancelled.Store(true)
+			l.stop.Store(true)
+			return acc
+		default:
+		}
+	}
+	ok := false
+	defer func() {
+		if !ok {
+			l.stop.Store(true) // panicking: hand out no more leaves
+		}
+	}()
+	if l.treeGrain != 0 {
+		acc = l.tree(a, b, acc)
+	} else {
+		acc = l.leaf(a, b, acc)
+	}
+	ok = true
+	return acc
+}
+
+// tree evaluates the node [a, b) of a Fixed loop's split tree serially.
+func (l *loop[T]) tree(a, b uint64, acc T) T {
+	if b-a <= l.treeGrain {
+		return l.leaf(a, b, acc)
+	}
+	mid := a + (b-a)/2
+	x := l.tree(a, mid, acc)
+	y := l.tree(mid, b, acc)
+	if l.join != nil {
+		return l.join(x, y)
+	}
+	return x
+}

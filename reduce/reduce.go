@@ -1,0 +1,65 @@
+package reduce
+
+import (
+	"golang.org/x/exp/constraints"
+
+	"github.com/gofork/gofork/par"
+)
+
+// count returns the number of iterations in [lo, hi), computed in the
+// unsigned domain so that it cannot overflow, and 0 when hi <= lo.
+func count[I constraints.Integer](lo, hi I) uint64 {
+	if hi <= lo {
+		return 0
+	}
+	return uint64(hi) - uint64(lo) // modulo 2^64: exact for every pair lo < hi
+}
+
+// Reduce folds [lo, hi) to one value in parallel. The range is cut into
+// subranges by the partitioner named in opts; body(a, b, identity) folds each
+// subrange [a, b) and returns its result, and join(x, y) merges the results
+// of neighbouring subranges, x's before y's, until one value is left. An
+// empty range returns identity.
+//
+// join must be associative and identity its identity; join need not be
+// commutative. How the range is cut depends on the scheduling, so with a
+// join that is associative only up to rounding (float addition) the result
+// can differ in the last bits between runs; use Deterministic where that
+// matters. A panic in body or join stops new subranges from starting and
+// reaches the caller.
+func Reduce[I constraints.Integer, T any](lo, hi I, identity T,
+	body func(lo, hi I, acc T) T, join func(x, y T) T, opts ...par.Option) T {
+	return fold(lo, hi, identity, body, join, false, opts)
+}
+
+// Deterministic is Reduce with a result that does not depend on the
+// scheduling: the range is cut along one binary tree that halves [lo, hi) at
+// its midpoint down to leaves of at most the grain (par.Simple(g), else
+// par.Grain(n), else 1024 iterations), each leaf folds from identity, and the
+// results are joined along that tree. The same range, grain and functions give
+// the same bits on every run and with every worker count, and a float sum is
+// computed pairwise over leaves, which also bounds its rounding error better
+// than a serial loop. par.Static and par.Affinity act as par.Auto here.
+func Deterministic[I constraints.Integer, T any](lo, hi I, identity T,
+	body func(lo, hi I, acc T) T, join func(x, y T) T, opts ...par.Option) T {
+	return fold(lo, hi, identity, body, join, true, opts)
+}
+
+// fold is Reduce and Deterministic.
+func fold[I constraints.Integer, T any](lo, hi I, identity T,
+	body func(lo, hi I, acc T) T, join func(x, y T) T, fixed bool, opts []par.Option) T {
+	n := count(lo, hi)
+	if n == 0 {
+		return identity
+	}
+	if body == nil || join == nil {
+		panic("reduce: nil body or join")
+	}
+	return par.Split(n, identity, par.Ops[T]{
+		// lo+I(a) wraps the same way the offsets do, so it is exact near
+		// the ends of I's range.
+		Leaf:  func(a, b uint64, acc T) T { return body(lo+I(a), lo+I(b), acc) },
+		Join:  join,
+		Fixed: fixed,
+	}, opts...)
+}

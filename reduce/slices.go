@@ -1,0 +1,144 @@
+package reduce
+
+import (
+	"cmp"
+
+	"golang.org/x/exp/constraints"
+
+	"github.com/gofork/gofork/par"
+)
+
+// Number is the element constraint of Sum.
+type Number interface {
+	constraints.Integer | constraints.Float | constraints.Complex
+}
+
+// Sum returns the sum of the elements of s (0 for an empty slice). It is
+// computed on Deterministic's fixed tree, so a float sum has the same bits on
+// every run and with every worker count (though not, in general, the bits of
+// a serial loop: the leaves add in four interleaved lanes and the tree adds
+// pairwise, which rounds less than a serial loop does).
+func Sum[S ~[]E, E Number](s S, opts ...par.Option) E {
+	return Deterministic(0, len(s), E(0), func(lo, hi int, acc E) E {
+		return acc + sumSerial(s[lo:hi])
+	}, add[E], opts...)
+}
+
+// add is Sum's join.
+func add[E Number](x, y E) E { return x + y }
+
+// sumSerial adds s in four interleaved lanes, which breaks the chain of
+// dependent additions a plain loop has, then adds the lanes.
+func sumSerial[E Number](s []E) E {
+	var a0, a1, a2, a3 E
+	i := 0
+	for ; i+4 <= len(s); i += 4 {
+		a0 += s[i]
+		a1 += s[i+1]
+		a2 += s[i+2]
+		a3 += s[i+3]
+	}
+	for ; i < len(s); i++ {
+		a0 += s[i]
+	}
+	return (a0 + a1) + (a2 + a3)
+}
+
+// Min returns the smallest element of s, like slices.Min: a NaN anywhere
+// gives NaN. It panics if s is empty.
+func Min[S ~[]E, E cmp.Ordered](s S, opts ...par.Option) E {
+	if len(s) == 0 {
+		panic("reduce: Min of an empty slice")
+	}
+	return Reduce(1, len(s), s[0], func(lo, hi int, acc E) E {
+		for _, v := range s[lo:hi] {
+			acc = min(acc, v)
+		}
+		return acc
+	}, minOf[E], opts...)
+}
+
+// Max returns the largest element of s, like slices.Max: a NaN anywhere
+// gives NaN. It panics if s is empty.
+func Max[S ~[]E, E cmp.Ordered](s S, opts ...par.Option) E {
+	if len(s) == 0 {
+		panic("reduce: Max of an empty slice")
+	}
+	return Reduce(1, len(s), s[0], func(lo, hi int, acc E) E {
+		for _, v := range s[lo:hi] {
+			acc = max(acc, v)
+		}
+		return acc
+	}, maxOf[E], opts...)
+}
+
+func minOf[E cmp.Ordered](x, y E) E { return min(x, y) }
+func maxOf[E cmp.Ordered](x, y E) E { return max(x, y) }
+
+// MinFunc returns the first minimal element of s under cmp, like
+// slices.MinFunc. It panics if s is empty.
+func MinFunc[S ~[]E, E any](s S, cmp func(a, b E) int, opts ...par.Option) E {
+	if len(s) == 0 {
+		panic("reduce: MinFunc of an empty slice")
+	}
+	// Every accumulator starts at s[0], the first element, and an element
+	// replaces the accumulator only if it is strictly smaller: ties keep the
+	// earlier element, and join sees the earlier subrange as x.
+	first := func(x, y E) E {
+		if cmp(y, x) < 0 {
+			return y
+		}
+		return x
+	}
+	return Reduce(1, len(s), s[0], func(lo, hi int, acc E) E {
+		for _, v := range s[lo:hi] {
+			acc = first(acc, v)
+		}
+		return acc
+	}, first, opts...)
+}
+
+// MaxFunc returns the first maximal element of s under cmp, like
+// slices.MaxFunc. It panics if s is empty.
+func MaxFunc[S ~[]E, E any](s S, cmp func(a, b E) int, opts ...par.Option) E {
+	if len(s) == 0 {
+		panic("reduce: MaxFunc of an empty slice")
+	}
+	first := func(x, y E) E {
+		if cmp(y, x) > 0 {
+			return y
+		}
+		return x
+	}
+	return Reduce(1, len(s), s[0], func(lo, hi int, acc E) E {
+		for _, v := range s[lo:hi] {
+			acc = first(acc, v)
+		}
+		return acc
+	}, first, opts...)
+}
+
+// Count returns the number of elements of s for which pred is true.
+func Count[S ~[]E, E any](s S, pred func(E) bool, opts ...par.Option) int {
+	return Reduce(0, len(s), 0, func(lo, hi int, acc int) int {
+		for _, v := range s[lo:hi] {
+			if pred(v) {
+				acc++
+			}
+		}
+		return acc
+	}, add[int], opts...)
+}
+
+// MapReduce returns join(...join(join(identity, mapf(s[0])), mapf(s[1]))...,
+// mapf(s[len(s)-1])) computed in parallel: each subrange folds its mapped
+// elements from identity, and the results are joined in order. join must be
+// associative with identity as its identity; it need not be commutative.
+func MapReduce[S ~[]E, E, T any](s S, identity T, mapf func(E) T, join func(x, y T) T, opts ...par.Option) T {
+	return Reduce(0, len(s), identity, func(lo, hi int, acc T) T {
+		for _, v := range s[lo:hi] {
+			acc = join(acc, mapf(v))
+		}
+		return acc
+	}, join, opts...)
+}

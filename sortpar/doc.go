@@ -1,0 +1,61 @@
+// Package sortpar sorts slices in parallel on the core fork-join pool. Its
+// API mirrors package slices: Sort, SortFunc, SortStable, SortStableFunc,
+// IsSorted and IsSortedFunc take the same arguments and give the same
+// results, and the ...With forms take options (WithPool, WithCutoff).
+// Without WithPool every call runs on core.Default(). No call starts
+// goroutines of its own: all parallelism is core.Join on the pool's workers,
+// and a sort called from inside a task of the pool runs on the calling
+// worker.
+//
+// # Which algorithm runs when
+//
+// Every entry point first hands a slice shorter than the cutoff (8192
+// elements by default, WithCutoff to change) to the matching slices
+// function. Longer slices are scanned in parallel once: an already sorted
+// slice is returned as it is and a reversed one (non-increasing; strictly
+// decreasing for the stable sorts) is reversed in parallel. Then:
+//
+//   - Sort on integers (any width, signed or not, named types too) and on
+//     floats: a parallel LSD radix sort, one byte per pass, passes whose byte
+//     is the same in every element skipped (radix.go). Floats are mapped to
+//     keys so that NaNs come first, exactly as slices.Sort orders them. It
+//     allocates one buffer of len(x) elements. Slices shorter than 16384
+//     elements use slices.Sort.
+//   - Sort on strings: the quicksort below on (eight cached bytes, string)
+//     pairs, the cached bytes being those right after the prefix every
+//     string shares, so that most comparisons never load string bytes
+//     (ordered.go). It allocates 24 bytes per string.
+//   - SortFunc: a parallel pattern-defeating quicksort
+//     (quicksort.go). It is pdqsort (Peters 2021) with both sides of each
+//     partition forked: Tukey-ninther pivots, pattern breaking after
+//     unbalanced partitions, a partial insertion sort for nearly sorted
+//     ranges, grouping of elements equal to the pivot, and heapsort when a
+//     range has seen too many bad pivots (so O(n log n) comparisons even
+//     against McIlroy's adversary). Ranges of 65536 or more elements are
+//     partitioned by all workers together (partition.go); ranges shorter
+//     than the cutoff go to slices.SortFunc, which insertion-sorts tiny
+//     parts. It sorts in place.
+//   - SortStableFunc, and SortStable on floats: a parallel mergesort with
+//     one buffer of len(x) elements (mergesort.go). Halves are sorted in
+//     parallel, ping-ponging between the slice and the buffer, and merged by
+//     a parallel merge that cuts the two runs by binary search. Segments up
+//     to the cutoff are sorted serially by insertion-sorted blocks and
+//     buffered merges.
+//   - SortStable on integers and strings is Sort: equal elements of those
+//     types cannot be told apart, so any correct sort is stable.
+//   - IsSorted and IsSortedFunc: the parallel scan, stopping early.
+//
+// # Comparison functions
+//
+// cmp must be a strict weak ordering, as for slices.SortFunc, and must be
+// safe to call from several workers at once. If cmp panics, the panic
+// reaches the caller of the sort (wrapped by the core runtime as it wraps
+// every task panic) and the slice holds a permutation of its original
+// elements: nothing is lost or duplicated.
+//
+// # Cutoffs
+//
+// The default thresholds are named constants in sort.go, measured on a
+// 2-core machine: below them one worker with package slices is as fast as
+// the parallel code.
+package sortpar

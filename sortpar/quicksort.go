@@ -1,0 +1,113 @@
+package sortpar
+
+import (
+	"math/bits"
+
+	"github.com/gofork/gofork/core"
+)
+
+// qsCtx is shared, read-only, by every task of one quicksort.
+type qsCtx[E any] struct {
+	data []E
+	cmp  func(a, b E) int
+	// leaf sorts a range shorter than cutoff serially (slices.SortFunc or
+	// slices.Sort: pdqsort with insertion sort for tiny parts).
+	leaf         func([]E)
+	cutoff       int
+	parPartition int
+	grain        int
+	workers      int
+}
+
+// qsTask is one range data[a:b] to sort, with pdqsort's state.
+type qsTask[E any] struct {
+	c              *qsCtx[E]
+	a, b           int
+	limit          int  // bad pivots left before heapsort
+	wasBalanced    bool // the last partition was reasonably balanced
+	wasPartitioned bool // the last partition moved nothing
+}
+
+// quicksort sorts x with a parallel pdqsort: each partition step forks the
+// two sides with core.Join; long ranges are partitioned by all workers
+// together (partition.go); short ranges go to leaf.
+func quicksort[E any](x []E, cmp func(a, b E) int, leaf func([]E), c *config) {
+	ctx := &qsCtx[E]{
+		data:         x,
+		cmp:          cmp,
+		leaf:         leaf,
+		cutoff:       max(c.cutoff, 12),
+		parPartition: c.parPartition,
+		grain:        c.grain,
+		workers:      c.pool.Workers(),
+	}
+	core.Run(c.pool, func(w *core.Worker) struct{} {
+		return qsRun(w, qsTask[E]{c: ctx, a: 0, b: len(x), limit: bits.Len(uint(len(x))), wasBalanced: true, wasPartitioned: true})
+	})
+}
+
+// qsRun sorts data[t.a:t.b]. It follows pdqsortCmpFunc step by step, except
+// that both sides of a partition are forked and long ranges are partitioned
+// in parallel. Every data movement is a swap, so if cmp panics the slice is
+// still a permutation.
+func qsRun[E any](w *core.Worker, t qsTask[E]) struct{} {
+	c := t.c
+	data, cmp := c.data, c.cmp
+	a, b, limit := t.a, t.b, t.limit
+	wasBalanced, wasPartitioned := t.wasBalanced, t.wasPartitioned
+	for {
+		length := b - a
+		if length < c.cutoff {
+			c.leaf(data[a:b])
+			return struct{}{}
+		}
+		// Too many bad pivots: the input fights the pivot choice.
+		if limit == 0 {
+			heapSort(data, a, b, cmp)
+			return struct{}{}
+		}
+		if !wasBalanced {
+			breakPatterns(data, a, b)
+			limit--
+		}
+		pivot, hint := choosePivot(data, a, b, cmp)
+		if hint == decreasingHint {
+			reverseRange(data, a, b)
+			pivot = (b - 1) - (pivot - a)
+			hint = increasingHint
+		}
+		// The range is likely already sorted.
+		if wasBalanced && wasPartitioned && hint == increasingHint {
+			if partialInsertionSort(data, a, b, cmp) {
+				return struct{}{}
+			}
+		}
+		// data[a-1] is the pivot of an enclosing partition (or an element
+		// equal to one), fixed for the rest of the sort: no race reading it.
+		// If it is not less than our pivot, the range holds many copies of
+		// it: put those first and go on with the greater ones.
+		if a > 0 && !(cmp(data[a-1], data[pivot]) < 0) {
+			a = partitionEqual(data, a, b, pivot, cmp)
+			continue
+		}
+		var mid int
+		if length >= c.parPartition && c.workers > 1 {
+			mid, wasPartitioned = partitionParallel(w, c, a, b, pivot)
+		} else {
+			mid, wasPartitioned = partitionSerial(data, a, b, pivot, cmp)
+		}
+		leftLen, rightLen := mid-a, b-mid
+		// As in pdqsort, a partition is balanced when its smaller side holds
+		// at least an eighth; both sides inherit the verdict.
+		wasBalanced = min(leftLen, rightLen) >= length/8
+		left := qsTask[E]{c: c, a: a, b: mid, limit: limit, wasBalanced: wasBalanced, wasPartitioned: wasPartitioned}
+		right := qsTask[E]{c: c, a: mid + 1, b: b, limit: limit, wasBalanced: wasBalanced, wasPartitioned: wasPartitioned}
+		// Run the smaller side first so the larger one is the one offered
+		// to thieves.
+		if leftLen > rightLen {
+			left, right = right, left
+		}
+		core.Join(w, qsRun[E], left, qsRun[E], right)
+		return struct{}{}
+	}
+}

@@ -1,0 +1,5 @@
+//go:build race
+
+package sortpar
+
+const raceEnabled = true

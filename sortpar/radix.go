@@ -1,0 +1,357 @@
+package sortpar
+
+import (
+	"math/bits"
+	"unsafe"
+
+	"github.com/gofork/gofork/core"
+)
+
+// Parallel radix sort for integer and float keys: one MSD pass over main
+// memory, then LSD inside the cache.
+//
+// Keys. The elements are first mapped in place to unsigned keys that order
+// like the values (keyKind): the sign bit flipped for signed integers; for
+// floats the usual IEEE-754 map (negative: all bits flipped, positive: sign
+// bit set) followed by adding 2^m-1 (m mantissa bits) modulo 2^w, which
+// rotates the positive NaNs below the negative NaNs and both below -Inf.
+// Every NaN then sorts first, as in slices.Sort. The maps are bijections;
+// each finished range is mapped back while it is still in cache (unmap), so
+// undoing them costs no extra trip to memory. The mapping pass also ORs
+// together key ^ key[0], so bytes that are equal in every key are known and
+// never sorted on.
+//
+// Sorting. A range longer than lsdMax is split on its most significant
+// byte that is not the same everywhere: count (per chunk, in parallel), an
+// exclusive prefix sum bucket-major and chunk-minor, and a scatter of every
+// chunk into its own slots of the other array (parallel, stable). The 256
+// buckets are then sorted independently, in parallel, on the next byte
+// down. Ranges of at most lsdMax elements fit in the L2 cache with their
+// scratch space and are sorted by LSD radix on the remaining bytes: one
+// pass counts every byte, then one scatter pass per byte that is not
+// constant in the range.
+//
+// The element array and one buffer of the same length ping-pong: radixIn
+// sorts a range in place using the buffer, radixTo sorts a range into the
+// buffer (clobbering the source), and each calls the other for its buckets,
+// so no level copies. A split on byte 0 needs no scatter at all: every key
+// in a bucket is then the same, so the bucket is filled in by counting.
+
+// radixKey is an unsigned key of one to eight bytes.
+type radixKey interface {
+	~uint8 | ~uint16 | ~uint32 | ~uint64
+}
+
+// radixCtx is shared, read-only, by every task of one radix sort.
+type radixCtx[K radixKey] struct {
+	kind     keyKind
+	sign     K   // the top bit
+	nanShift K   // 2^mantissa - 1, for floats
+	diff     K   // OR of key ^ key[0] over all keys: bit set = bit varies
+	lsdMax   int // ranges this short are LSD sorted by one worker
+	parMin   int // ranges this long count and scatter in parallel
+	grain    int
+	workers  int
+}
+
+// toKey maps an element's bits to its key.
+func (rc *radixCtx[K]) toKey(v K) K {
+	switch rc.kind {
+	case keySigned:
+		return v ^ rc.sign
+	case keyFloat:
+		if v&rc.sign != 0 {
+			v = ^v
+		} else {
+			v |= rc.sign
+		}
+		return v + rc.nanShift
+	}
+	return v
+}
+
+// unmap turns the keys of s back into elements. The sorts call it on each
+// finished range while the range is still in cache.
+func (rc *radixCtx[K]) unmap(s []K) {
+	switch rc.kind {
+	case keySigned:
+		for j, v := range s {
+			s[j] = v ^ rc.sign
+		}
+	case keyFloat:
+		sign, shift := rc.sign, rc.nanShift
+		for j, v := range s {
+			v -= shift
+			if v&sign != 0 {
+				s[j] = v &^ sign
+			} else {
+				s[j] = ^v
+			}
+		}
+	}
+}
+
+// lsdMaxBytes bounds a range for the in-cache LSD sort: range plus
+// scratch must sit in a 2 MiB share of L2.
+const lsdMaxBytes = 1 << 20
+
+// radixSort sorts the keys of x (an integer or float slice seen through
+// unsafe as unsigned words of the same size, interpreted according to kind).
+func radixSort[K radixKey](x []K, kind keyKind, c *config) {
+	n := len(x)
+	width := uint(unsafe.Sizeof(x[0])) * 8
+	mantissa := uint64(23)
+	if width == 64 {
+		mantissa = 52
+	}
+	rc := &radixCtx[K]{
+		kind:     kind,
+		sign:     K(1) << (width - 1),
+		nanShift: K(uint64(1)<<mantissa - 1), // only used for floats (32 or 64 bits)
+		lsdMax:   max(lsdMaxBytes/int(unsafe.Sizeof(x[0])), c.cutoff),
+		parMin:   max(4*c.grain, 2),
+		grain:    c.grain,
+		workers:  c.pool.Workers(),
+	}
+	if c.radixMin < defaultRadixMin { // tests: make the MSD levels reachable
+		rc.lsdMax = max(c.radixMin, 2)
+	}
+	buf := make([]K, n)
+	k := chunks(n, c.grain, rc.workers)
+	diffs := make([]K, k)
+	core.Run(c.pool, func(w *core.Worker) struct{} {
+		first := rc.toKey(x[0])
+		parFor(w, k, func(_ *core.Worker, i int) {
+			lo, hi := chunkBounds(n, k, i)
+			s := x[lo:hi]
+			var diff K
+			if kind == keyUnsigned {
+				for _, v := range s {
+					diff |= v ^ first
+				}
+			} else {
+				for j, v := range s {
+					v = rc.toKey(v)
+					s[j] = v
+					diff |= v ^ first
+				}
+			}
+			diffs[i] = diff
+		})
+		var diff K
+		for _, d := range diffs {
+			diff |= d
+		}
+		if diff == 0 { // cannot happen after the sortedness scan; keep it right
+			parFor(w, k, func(_ *core.Worker, i int) {
+				lo, hi := chunkBounds(n, k, i)
+				rc.unmap(x[lo:hi])
+			})
+			return struct{}{}
+		}
+		rc.diff = diff
+		radixIn(w, rc, x, buf, (bits.Len64(uint64(diff))-1)/8)
+		return struct{}{}
+	})
+}
+
+// radixIn sorts data on bytes d..0 in place, using scratch (same length).
+func radixIn[K radixKey](w *core.Worker, rc *radixCtx[K], data, scratch []K, d int) {
+	if len(data) <= rc.lsdMax {
+		lsd(rc, data, scratch, d, true)
+		return
+	}
+	d, starts, filled := msdSplit(w, rc, data, scratch, data, d)
+	if d < 0 { // all keys equal on the bytes left
+		rc.unmap(data)
+		return
+	}
+	if filled {
+		return
+	}
+	radixBuckets(w, starts, func(w *core.Worker, lo, hi int) {
+		radixTo(w, rc, scratch[lo:hi], data[lo:hi], d-1)
+	})
+}
+
+// radixTo sorts the elements of src on bytes d..0 into dst (same length);
+// src is clobbered.
+func radixTo[K radixKey](w *core.Worker, rc *radixCtx[K], src, dst []K, d int) {
+	if len(src) <= rc.lsdMax {
+		lsd(rc, src, dst, d, false)
+		return
+	}
+	d, starts, filled := msdSplit(w, rc, src, dst, dst, d)
+	if d < 0 {
+		rc.unmap(dst[:copy(dst, src)])
+		return
+	}
+	if filled {
+		return
+	}
+	radixBuckets(w, starts, func(w *core.Worker, lo, hi int) {
+		radixIn(w, rc, dst[lo:hi], src[lo:hi], d-1)
+	})
+}
+
+// radixBuckets runs sort on every non-empty bucket [starts[b], starts[b+1]),
+// in parallel.
+func radixBuckets(w *core.Worker, starts *[257]int, sort func(w *core.Worker, lo, hi int)) {
+	parFor(w, 256, func(w *core.Worker, b int) {
+		if lo, hi := starts[b], starts[b+1]; lo < hi {
+			sort(w, lo, hi)
+		}
+	})
+}
+
+// msdSplit finds the highest byte at or below d on which src's keys
+// differ, and scatters src into dst by that byte, stably. It returns the
+// byte (-1 if the keys are all equal; dst is then untouched) and the
+// bucket starts. If no lower byte varies anywhere in the slice, the keys of
+// a bucket are all the same (the bytes above d are equal in this range: they
+// were split on, or are equal everywhere): instead of scattering, msdSplit
+// then fills target (src or dst) with them by counting, maps them back to
+// elements, and reports filled.
+func msdSplit[K radixKey](w *core.Worker, rc *radixCtx[K], src, dst, target []K, d int) (byte int, starts *[257]int, filled bool) {
+	n := len(src)
+	k := 1
+	if n >= rc.parMin {
+		k = chunks(n, rc.grain, rc.workers)
+	}
+	counts := make([][256]int, k)
+	for ; d >= 0; d-- {
+		shift := uint(d) * 8
+		if uint8(rc.diff>>shift) == 0 {
+			continue // the same in every key of the whole slice
+		}
+		parFor(w, k, func(_ *core.Worker, i int) {
+			lo, hi := chunkBounds(n, k, i)
+			cnt := &counts[i]
+			*cnt = [256]int{}
+			for _, v := range src[lo:hi] {
+				cnt[uint8(v>>shift)]++
+			}
+		})
+		b0 := uint8(src[0] >> shift)
+		total := 0
+		for i := range k {
+			total += counts[i][b0]
+		}
+		if total < n {
+			break
+		}
+	}
+	if d < 0 {
+		return d, nil, false
+	}
+	shift := uint(d) * 8
+	starts = new([257]int)
+	sum := 0
+	for b := range 256 {
+		starts[b] = sum
+		for i := range k {
+			cnt := counts[i][b]
+			counts[i][b] = sum
+			sum += cnt
+		}
+	}
+	starts[256] = n
+	if low := K(1)<<shift - 1; rc.diff&low == 0 {
+		rest := src[0] &^ (0xff << shift) // every byte but d, the same in all keys
+		parFor(w, k, func(_ *core.Worker, i int) {
+			lo, hi := chunkBounds(n, k, i)
+			b := sortSearch256(starts, lo)
+			for j := lo; j < hi; j++ {
+				for j >= starts[b+1] {
+					b++
+				}
+				target[j] = rest | K(b)<<shift
+			}
+			rc.unmap(target[lo:hi])
+		})
+		return d, starts, true
+	}
+	parFor(w, k, func(_ *core.Worker, i int) {
+		lo, hi := chunkBounds(n, k, i)
+		off := &counts[i]
+		for _, v := range src[lo:hi] {
+			b := uint8(v >> shift)
+			dst[off[b]] = v
+			off[b]++
+		}
+	})
+	return d, starts, false
+}
+
+// sortSearch256 returns the bucket b with starts[b] <= j < starts[b+1].
+func sortSearch256(starts *[257]int, j int) int {
+	lo, hi := 0, 256 // starts[lo] <= j < starts[hi]
+	for hi-lo > 1 {
+		m := (lo + hi) / 2
+		if starts[m] <= j {
+			lo = m
+		} else {
+			hi = m
+		}
+	}
+	return lo
+}
+
+// lsdInsertion is the length up to which lsd insertion-sorts instead.
+const lsdInsertion = 32
+
+// lsd sorts the keys of a on bytes d..0 by one worker, leaving the result
+// in a if inA, else in b (a is then clobbered).
+func lsd[K radixKey](rc *radixCtx[K], a, b []K, d int, inA bool) {
+	n := len(a)
+	if n <= lsdInsertion {
+		for i := 1; i < n; i++ {
+			for j := i; j > 0 && a[j] < a[j-1]; j-- {
+				a[j], a[j-1] = a[j-1], a[j]
+			}
+		}
+		if !inA {
+			a = b[:copy(b, a)]
+		}
+		rc.unmap(a)
+		return
+	}
+	// One pass counts every byte.
+	// Bytes that vary somewhere in the whole slice; one pass counts them.
+	var pass [8]uint
+	np := 0
+	for p := 0; p <= d; p++ {
+		if shift := uint(p) * 8; uint8(rc.diff>>shift) != 0 {
+			pass[np] = shift
+			np++
+		}
+	}
+	var hist [8][256]int
+	for _, v := range a {
+		for i, shift := range pass[:np] {
+			hist[i][uint8(v>>shift)]++
+		}
+	}
+	src, dst := a, b
+	for i, shift := range pass[:np] {
+		h := &hist[i]
+		if h[uint8(src[0]>>shift)] == n {
+			continue // the same byte everywhere in this range
+		}
+		sum := 0
+		for i, c := range h {
+			h[i] = sum
+			sum += c
+		}
+		for _, v := range src {
+			by := uint8(v >> shift)
+			dst[h[by]] = v
+			h[by]++
+		}
+		src, dst = dst, src
+	}
+	if inSrcA := &src[0] == &a[0]; inSrcA != inA {
+		src = dst[:copy(dst, src)]
+	}
+	rc.unmap(src)
+}

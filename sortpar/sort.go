@@ -1,0 +1,225 @@
+package sortpar
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+
+	"github.com/gofork/gofork/core"
+)
+
+// Option configures a sort (SortWith, SortFuncWith, SortStableWith,
+// SortStableFuncWith).
+type Option func(*config)
+
+// config holds the knobs of one sort call. Every threshold is a length in
+// elements; the defaults are the measured ones in defaultConfig.
+type config struct {
+	pool *core.Pool
+	// cutoff: a slice shorter than this is handed to package slices as a
+	// whole, and parallel recursion hands ranges shorter than this to the
+	// serial kernels (slices.SortFunc for quicksort leaves, the buffered
+	// serial mergesort for stable leaves).
+	cutoff int
+	// parPartition: quicksort ranges at least this long are partitioned by
+	// all workers together (partition.go); shorter ones serially.
+	parPartition int
+	// radixMin: integer and float slices at least this long use the
+	// parallel radix sort; shorter ones use slices.Sort.
+	radixMin int
+	// grain: the smallest piece of a parallel loop (scan, merge, radix
+	// chunk); below it one worker does the piece alone.
+	grain int
+}
+
+// The measured defaults (see doc.go, "Cutoffs").
+const (
+	defaultCutoff       = 1 << 13
+	defaultParPartition = 1 << 16
+	defaultRadixMin     = 1 << 14
+	defaultGrain        = 1 << 12
+)
+
+func defaultConfig() config {
+	return config{
+		cutoff:       defaultCutoff,
+		parPartition: defaultParPartition,
+		radixMin:     defaultRadixMin,
+		grain:        defaultGrain,
+	}
+}
+
+// WithPool runs the sort on p instead of core.Default(). p must not be nil
+// and must not be closed.
+func WithPool(p *core.Pool) Option {
+	if p == nil {
+		panic("sortpar: WithPool(nil)")
+	}
+	return func(c *config) { c.pool = p }
+}
+
+// WithCutoff sets the length below which work is done serially by package
+// slices (and by the serial kernels inside a parallel sort). Smaller values
+// create more, smaller tasks; n must be at least 2. All other thresholds are
+// scaled from it: parallel partitioning starts at 8·n, the radix sort at n,
+// parallel loops and merges split down to n/2.
+func WithCutoff(n int) Option {
+	if n < 2 {
+		panic(fmt.Sprintf("sortpar: WithCutoff(%d): cutoff must be at least 2", n))
+	}
+	return func(c *config) {
+		c.cutoff = n
+		c.parPartition = 8 * n
+		c.radixMin = n
+		c.grain = max(n/2, 1)
+	}
+}
+
+func newConfig(opts []Option) config {
+	c := defaultConfig()
+	for _, o := range opts {
+		o(&c)
+	}
+	if c.pool == nil {
+		c.pool = core.Default()
+	}
+	return c
+}
+
+// Sort sorts x in ascending order, like slices.Sort, using all workers of
+// core.Default(). Integer and floating-point slices are radix sorted; other
+// ordered types (strings) are quicksorted in parallel. When sorting floats,
+// NaNs are ordered before other values, exactly as slices.Sort does; the
+// sort is not stable.
+func Sort[S ~[]E, E cmp.Ordered](x S) {
+	if len(x) < defaultCutoff {
+		slices.Sort(x)
+		return
+	}
+	c := newConfig(nil)
+	sortOrdered([]E(x), &c)
+}
+
+// SortWith is Sort with options (WithPool, WithCutoff).
+func SortWith[S ~[]E, E cmp.Ordered](x S, opts ...Option) {
+	c := newConfig(opts)
+	sortOrdered([]E(x), &c)
+}
+
+// SortFunc sorts x in ascending order as determined by cmp, like
+// slices.SortFunc, with a parallel pattern-defeating quicksort on
+// core.Default(). cmp must be a strict weak ordering and safe to call from
+// several goroutines at once. The sort is not stable. If cmp panics, the
+// panic reaches the caller and x holds a permutation of its elements.
+func SortFunc[S ~[]E, E any](x S, cmp func(a, b E) int) {
+	if len(x) < defaultCutoff {
+		slices.SortFunc(x, cmp)
+		return
+	}
+	c := newConfig(nil)
+	sortFunc([]E(x), cmp, &c)
+}
+
+// SortFuncWith is SortFunc with options (WithPool, WithCutoff).
+func SortFuncWith[S ~[]E, E any](x S, cmp func(a, b E) int, opts ...Option) {
+	c := newConfig(opts)
+	sortFunc([]E(x), cmp, &c)
+}
+
+// SortStable sorts x in ascending order keeping equal elements in their
+// original order. For integers and strings, where equal elements cannot be
+// told apart, it is Sort; for floats (where -0 and +0, or two NaNs, compare
+// equal but differ) it is the parallel mergesort of SortStableFunc with
+// cmp.Compare, so NaNs come first, in their original order.
+func SortStable[S ~[]E, E cmp.Ordered](x S) {
+	if len(x) < defaultCutoff {
+		slices.SortStableFunc(x, cmp.Compare[E])
+		return
+	}
+	c := newConfig(nil)
+	sortStableOrdered([]E(x), &c)
+}
+
+// SortStableWith is SortStable with options (WithPool, WithCutoff).
+func SortStableWith[S ~[]E, E cmp.Ordered](x S, opts ...Option) {
+	c := newConfig(opts)
+	sortStableOrdered([]E(x), &c)
+}
+
+// SortStableFunc sorts x as determined by cmp keeping equal elements in
+// their original order, like slices.SortStableFunc, with a parallel
+// mergesort on core.Default(). It allocates one buffer of len(x) elements.
+// cmp must be a strict weak ordering and safe to call from several
+// goroutines at once. If cmp panics, the panic reaches the caller and x
+// holds a permutation of its elements.
+func SortStableFunc[S ~[]E, E any](x S, cmp func(a, b E) int) {
+	if len(x) < defaultCutoff {
+		slices.SortStableFunc(x, cmp)
+		return
+	}
+	c := newConfig(nil)
+	sortStableFunc([]E(x), cmp, &c)
+}
+
+// SortStableFuncWith is SortStableFunc with options (WithPool, WithCutoff).
+func SortStableFuncWith[S ~[]E, E any](x S, cmp func(a, b E) int, opts ...Option) {
+	c := newConfig(opts)
+	sortStableFunc([]E(x), cmp, &c)
+}
+
+// IsSorted reports whether x is sorted in ascending order, like
+// slices.IsSorted; long slices are checked by all workers of core.Default().
+func IsSorted[S ~[]E, E cmp.Ordered](x S) bool {
+	if len(x) < defaultCutoff {
+		return slices.IsSorted(x)
+	}
+	c := newConfig(nil)
+	sorted, _ := scanOrdered([]E(x), false, &c)
+	return sorted
+}
+
+// IsSortedFunc reports whether x is sorted in ascending order as determined
+// by cmp, like slices.IsSortedFunc; long slices are checked by all workers of
+// core.Default().
+func IsSortedFunc[S ~[]E, E any](x S, cmp func(a, b E) int) bool {
+	if len(x) < defaultCutoff {
+		return slices.IsSortedFunc(x, cmp)
+	}
+	c := newConfig(nil)
+	sorted, _ := scanFunc([]E(x), cmp, false, &c)
+	return sorted
+}
+
+// sortFunc is SortFunc after option handling.
+func sortFunc[E any](x []E, cmp func(a, b E) int, c *config) {
+	if len(x) < c.cutoff {
+		slices.SortFunc(x, cmp)
+		return
+	}
+	sorted, reversed := scanFunc(x, cmp, false, c)
+	switch {
+	case sorted:
+		return
+	case reversed:
+		reverse(x, c)
+		return
+	}
+	quicksort(x, cmp, func(s []E) { slices.SortFunc(s, cmp) }, c)
+}
+
+// sortStableFunc is SortStableFunc after option handling.
+func sortStableFunc[E any](x []E, cmp func(a, b E) int, c *config) {
+	if len(x) < c.cutoff {
+		slices.SortStableFunc(x, cmp)
+		return
+	}
+	sorted, reversed := scanFunc(x, cmp, true, c)
+	switch {
+	case sorted:
+		return
+	case reversed: // strictly decreasing: no equal neighbours to keep in order
+		reverse(x, c)
+		return
+	}
+	mergesort(x, cmp, c)
+}

@@ -1,0 +1,38 @@
+// Package uts is the Unbalanced Tree Search benchmark (Olivier et al.,
+// "UTS: An Unbalanced Tree Search Benchmark", LCPC 2006), reproducing the
+// reference implementation's trees bit for bit and searching them as
+// fork-join tasks on the core pool.
+//
+// # Trees
+//
+// A UTS tree is never stored: each node is a 20-byte SHA-1 digest, and a
+// node's i-th child is SHA-1(node ‖ i). A node's number of children is a
+// function of its own digest and depth, drawn from the distribution that
+// the Tree's Type and Shape select (binomial, geometric with a depth
+// profile, a hybrid of the two, or balanced). The shape of the tree is thus
+// known only while it is generated, which makes it a hard case for load
+// balancers; binomial trees are the worst, since every node has the same
+// expected subtree size.
+//
+// A Tree holds the reference program's parameters, and Parse reads its
+// command-line syntax ("-t 1 -a 3 -d 10 -b 4 -r 19"). T1, T1L, T1XXL, T3,
+// T3L and T3XXL are the trees of libfork's benchmark suite; their published
+// sizes are in their docs and the tests check them.
+//
+// # Searching
+//
+// SearchSerial walks a tree depth-first on the calling goroutine. Search
+// walks it as fork-join tasks on a core pool (core.Default(), or the pool
+// of WithPool): a task owns a range of one node's children, carrying the
+// node's state and depth by value, and splits the range in two, leaving
+// the larger half to thieves. Both return the same Result: the number of
+// nodes (root included), of leaves, and the largest depth (root = 0).
+//
+// The SHA-1 of the fixed 24-byte spawn message is the whole cost of a node.
+// On amd64 with the SHA extensions it runs on them (sha1spawn_amd64.s);
+// elsewhere, or with the purego build tag, an unrolled Go version that
+// folds the message's constant words does.
+//
+// The command cmd/uts runs a search from the command line, like the
+// reference program.
+package uts

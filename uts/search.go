@@ -1,0 +1,157 @@
+package uts
+
+import "github.com/gofork/gofork/core"
+
+// splitMin is the smallest child range that the parallel search splits in
+// two halves. A smaller range is walked child by child: leaves (80-90% of
+// the nodes of the benchmark trees) are counted on the spot without a
+// fork, and an internal child is forked off against the rest of the range,
+// so the stealable part is still everything left to do there. Splitting
+// down to single children instead costs a fork per node, mostly around
+// leaves; 9 keeps the Binomial m = 8 and typical Geometric families
+// (mean 4 children) on the walk, and a 2000-child root on the split.
+const splitMin = 9
+
+// Result is what a search counts: every node of the tree (the root
+// included), the nodes without children, and the largest depth of any node
+// (the root has depth 0).
+type Result struct {
+	Nodes, Leaves int64
+	MaxDepth      int
+}
+
+// add merges the counts of two disjoint parts of a tree.
+func (r Result) add(o Result) Result {
+	return Result{Nodes: r.Nodes + o.Nodes, Leaves: r.Leaves + o.Leaves, MaxDepth: max(r.MaxDepth, o.MaxDepth)}
+}
+
+// Option configures Search.
+type Option func(*options)
+
+type options struct {
+	pool *core.Pool
+}
+
+// WithPool runs the search on p instead of core.Default().
+func WithPool(p *core.Pool) Option {
+	if p == nil {
+		panic("uts: WithPool(nil)")
+	}
+	return func(o *options) { o.pool = p }
+}
+
+// compile checks t and returns its rule, panicking on a bad field.
+func compile(t Tree) *rule {
+	if err := t.validate(); err != nil {
+		panic(err.Error())
+	}
+	return newRule(t)
+}
+
+// SearchSerial walks the whole tree depth-first on the calling goroutine
+// and returns its counts. It panics if a field of t is out of range (see
+// Parse for the ranges).
+func SearchSerial(t Tree) Result {
+	r := compile(t)
+	root := rootState(uint32(t.Seed))
+	n := r.numChildren(&root, 0)
+	res := Result{Nodes: 1}
+	if n == 0 {
+		res.Leaves = 1
+		return res
+	}
+	r.serial(root, 0, n, &res)
+	return res
+}
+
+// serial counts the n children of the node with state s at depth h and
+// everything below them into res.
+func (r *rule) serial(s state, h, n int, res *Result) {
+	res.Nodes += int64(n)
+	res.MaxDepth = max(res.MaxDepth, h+1)
+	for i := range n {
+		c := spawn(&s, uint32(i))
+		k := r.numChildren(&c, h+1)
+		if k == 0 {
+			res.Leaves++
+			continue
+		}
+		r.serial(c, h+1, k, res)
+	}
+}
+
+// Search walks the whole tree as fork-join tasks on a core pool
+// (core.Default() unless WithPool names another) and returns its counts,
+// which are always those of SearchSerial. It panics if a field of t is out
+// of range (see Parse for the ranges).
+//
+// Each task owns a range of one node's children: the node's 20-byte state,
+// its depth and the range travel by value in the task, so a fork allocates
+// nothing. A range of splitMin or more children is split in two and the
+// larger half is the one left for thieves; a smaller one is walked in
+// order, forking each internal child against the rest of the range.
+func Search(t Tree, opts ...Option) Result {
+	var o options
+	for _, opt := range opts {
+		opt(&o)
+	}
+	if o.pool == nil {
+		o.pool = core.Default()
+	}
+	r := compile(t)
+	root := rootState(uint32(t.Seed))
+	n := r.numChildren(&root, 0)
+	res := Result{Nodes: 1}
+	if n == 0 {
+		res.Leaves = 1
+		return res
+	}
+	all := span{r: r, s: root, depth: 0, lo: 0, hi: int32(n)}
+	return res.add(core.Run(o.pool, func(w *core.Worker) Result { return children(w, all) }))
+}
+
+// span is a task: children lo..hi-1 of the node with state s at depth.
+type span struct {
+	r      *rule
+	s      state
+	depth  int32
+	lo, hi int32
+}
+
+// children counts the children lo..hi-1 of a node and their subtrees.
+func children(w *core.Worker, sp span) Result {
+	if sp.hi-sp.lo >= splitMin {
+		// Binary split. Join runs its first function at once and leaves
+		// the second to thieves: give them the larger half.
+		mid := sp.lo + (sp.hi-sp.lo)/2
+		left, right := sp, sp
+		left.hi, right.lo = mid, mid
+		a, b := core.Join(w, children, left, children, right)
+		return a.add(b)
+	}
+	var res Result
+	h := int(sp.depth) + 1
+	for i := sp.lo; i < sp.hi; i++ {
+		c := spawn(&sp.s, uint32(i))
+		res.Nodes++
+		k := sp.r.numChildren(&c, h)
+		if k == 0 {
+			res.Leaves++
+			continue
+		}
+		sub := span{r: sp.r, s: c, depth: int32(h), lo: 0, hi: int32(k)}
+		if i+1 == sp.hi {
+			res.MaxDepth = h
+			return res.add(children(w, sub))
+		}
+		rest := sp
+		rest.lo = i + 1
+		a, b := core.Join(w, children, sub, children, rest)
+		res.MaxDepth = h
+		return res.add(a).add(b)
+	}
+	if res.Nodes > 0 {
+		res.MaxDepth = h
+	}
+	return res
+}

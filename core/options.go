@@ -13,6 +13,8 @@ type config struct {
 	workers   int
 	policy    Policy
 	scheduler Scheduler
+	topology  *Topology // nil: CurrentTopology()
+	pinning   bool
 }
 
 func defaultConfig() config {
@@ -93,7 +95,27 @@ func (c *config) validate() {
 	if c.policy > HelpFirst {
 		panic(fmt.Sprintf("core: WithPolicy(%v): unknown policy", c.policy))
 	}
+	if c.topology != nil && c.topology.NumCPUs() == 0 {
+		panic("core: WithTopology: the topology has no CPUs")
+	}
 	if c.scheduler > Busy {
 		panic(fmt.Sprintf("core: WithScheduler(%v): unknown scheduler", c.scheduler))
 	}
+}
+
+// WithTopology sets the machine description used to place workers on CPUs
+// and to choose victims (default CurrentTopology()). Tests and simulations
+// pass a recorded topology (ReadTopology on a saved sysfs tree).
+func WithTopology(t *Topology) Option {
+	return func(c *config) { c.topology = t }
+}
+
+// WithPinning, when on, locks each worker goroutine to its OS thread and that
+// thread to the worker's CPU (spreading workers over NUMA nodes first, then
+// packages, then cores). A worker that cannot be pinned (a container's CPU
+// limits, an operating system without affinity calls) runs unpinned: the
+// reason is in Stats (WorkerStats.PinError) and in Pool.PinError, never a
+// crash. Default off: the Go scheduler then moves workers freely.
+func WithPinning(on bool) Option {
+	return func(c *config) { c.pinning = on }
 }

@@ -1,6 +1,8 @@
 package core
 
 import (
+	"errors"
+	"fmt"
 	"math/bits"
 	"sync"
 	"sync/atomic"
@@ -29,6 +31,10 @@ type Pool struct {
 	gtab  []gEntry
 	gmask uintptr
 
+	topology *Topology       // the machine the workers are placed on
+	cpus     []int           // cpus[i]: worker i's CPU in topology
+	samplers []victimSampler // samplers[i]: worker i's victim distribution
+
 	rootJobs  sync.Map // reflect.Type -> *sync.Pool of *rootJob[R]
 	isDefault bool
 	start     time.Time
@@ -55,6 +61,7 @@ func New(opts ...Option) *Pool {
 
 	p := &Pool{cfg: cfg, start: time.Now()}
 	n := cfg.workers
+	p.placeWorkers()
 	p.workers = make([]*Worker, n)
 	seed := uint64(time.Now().UnixNano()) | 1
 	for i := range p.workers {
@@ -73,6 +80,15 @@ func New(opts ...Option) *Pool {
 	p.exited.Add(n)
 	for _, w := range p.workers {
 		go func() {
+			if cfg.pinning {
+				// On success the goroutine stays locked to its thread until
+				// it exits, and the runtime then retires the pinned thread.
+				if err := pinCurrentThread(p.cpus[w.id]); err != nil {
+					w.pinErr = err
+				} else {
+					w.pinned = true
+				}
+			}
 			p.register(w)
 			ready.Done()
 			w.loop()
@@ -80,6 +96,39 @@ func New(opts ...Option) *Pool {
 	}
 	ready.Wait() // every worker is in gtab before anyone can call Run
 	return p
+}
+
+// placeWorkers assigns each worker a CPU of the topology and builds the
+// victim distributions. With pinning, the topology is first restricted to the
+// CPUs this process may run on (a cpuset or taskset limit).
+func (p *Pool) placeWorkers() {
+	t := p.cfg.topology
+	if t == nil {
+		t = CurrentTopology()
+	}
+	if p.cfg.pinning {
+		if allowed, err := pinAllowedCPUs(); err == nil {
+			t = t.restrict(allowed)
+		}
+	}
+	p.topology = t
+	p.cpus = assignCPUs(t, p.cfg.workers)
+	p.samplers = newVictimSamplers(t, p.cpus)
+}
+
+// Topology returns the machine description the pool placed its workers on.
+func (p *Pool) Topology() *Topology { return p.topology }
+
+// PinError reports why workers could not be pinned (WithPinning), or nil if
+// every worker was pinned or pinning was not asked for.
+func (p *Pool) PinError() error {
+	var errs []error
+	for _, w := range p.workers {
+		if w.pinErr != nil {
+			errs = append(errs, fmt.Errorf("worker %d (cpu %d): %w", w.id, p.cpus[w.id], w.pinErr))
+		}
+	}
+	return errors.Join(errs...)
 }
 
 func splitmix(x uint64) uint64 {

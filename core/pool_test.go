@@ -223,3 +223,42 @@ func TestStats(t *testing.T) {
 		}
 	}
 }
+
+func TestPinning(t *testing.T) {
+	pool := New(WithWorkers(2), WithPinning(true))
+	defer pool.Close()
+	if got := Run(pool, func(w *Worker) int { return fib(w, 20) }); got != 6765 {
+		t.Fatalf("fib on a pinned pool = %d", got)
+	}
+	st := pool.Stats()
+	for i, w := range st.Workers {
+		// Either pinned, or the reason is reported (containers may forbid it).
+		if w.Pinned == (w.PinError != "") {
+			t.Fatalf("worker %d: Pinned=%v PinError=%q", i, w.Pinned, w.PinError)
+		}
+	}
+	if (pool.PinError() == nil) != (st.Workers[0].Pinned && st.Workers[1].Pinned) {
+		t.Fatalf("PinError %v disagrees with Stats %+v", pool.PinError(), st.Workers)
+	}
+}
+
+func TestRecordedTopologyPool(t *testing.T) {
+	topo, err := ReadTopology(topoTestRoot("2socket"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pool := New(WithWorkers(8), WithTopology(topo))
+	defer pool.Close()
+	if n := pool.Topology().NumCPUs(); n != 8 {
+		t.Fatalf("pool topology has %d CPUs, want the recorded 8", n)
+	}
+	st := pool.Stats()
+	for i, want := range []int{0, 4, 1, 5, 2, 6, 3, 7} { // spread over sockets first
+		if st.Workers[i].CPU != want {
+			t.Fatalf("worker %d placed on cpu %d, want %d", i, st.Workers[i].CPU, want)
+		}
+	}
+	if got := Run(pool, func(w *Worker) int { return fib(w, 22) }); got != 17711 {
+		t.Fatalf("fib = %d", got)
+	}
+}

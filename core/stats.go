@@ -23,6 +23,9 @@ type WorkerStats struct {
 	Sleeps        uint64        // times the worker went to sleep
 	Idle          time.Duration // time spent asleep
 	Busy          time.Duration // Uptime - Idle: running or looking for work
+	CPU           int           // the CPU the worker is placed on (see WithPinning)
+	Pinned        bool          // the worker's thread is pinned to CPU
+	PinError      string        // why pinning failed, if it was asked for
 }
 
 // Tasks returns the number of tasks the worker ran as separate tasks: stolen
@@ -57,6 +60,11 @@ func (p *Pool) Stats() Stats {
 			Sleeps:        w.stats.sleeps.Load(),
 			Idle:          idle,
 			Busy:          s.Uptime - idle,
+			CPU:           p.cpus[i],
+			Pinned:        w.pinned,
+		}
+		if w.pinErr != nil {
+			s.Workers[i].PinError = w.pinErr.Error()
 		}
 	}
 	return s

@@ -3,7 +3,6 @@ package core
 import (
 	"runtime"
 	"sync/atomic"
-	"time"
 )
 
 // A Worker is one of a pool's workers: a goroutine with a work-stealing deque.
@@ -32,8 +31,9 @@ type Worker struct {
 	asleep  bool // in the pool's idle list; guarded by the pool's sleep.mu
 	counted bool // a waker counted this worker as searching; guarded by sleep.mu
 
-	idleSince time.Time // owner only
-	stats     workerStats
+	pinned bool  // WithPinning succeeded; written before New returns
+	pinErr error // why WithPinning failed; written before New returns
+	stats  workerStats
 }
 
 // workerStats are the published counters of a worker, read by Pool.Stats.
@@ -152,17 +152,13 @@ func (w *Worker) trySteal(leap int) (*frameHeader, int) {
 			return h, leap
 		}
 	}
+	sampler := &p.samplers[w.id]
 	for retry := true; retry; {
 		retry = false
-		start := w.randn(uint32(n))
-		for k := 0; k < n; k++ {
-			v := int(start) + k
-			if v >= n {
-				v -= n
-			}
-			if v == w.id {
-				continue
-			}
+		// n-1 draws from the topology-weighted distribution (libfork eq. 6:
+		// near victims first; uniform on a flat machine).
+		for k := 1; k < n; k++ {
+			v := sampler.pick(w.next())
 			w.stealAttempts++
 			h, r := p.workers[v].dq.steal()
 			switch r {
@@ -176,15 +172,14 @@ func (w *Worker) trySteal(leap int) (*frameHeader, int) {
 	return nil, -1
 }
 
-// randn returns a pseudo-random number in [0, n) (xorshift64*, then Lemire's
-// multiply-shift reduction).
-func (w *Worker) randn(n uint32) uint32 {
+// next returns a pseudo-random 64-bit number (xorshift64*).
+func (w *Worker) next() uint64 {
 	x := w.rng
 	x ^= x >> 12
 	x ^= x << 25
 	x ^= x >> 27
 	w.rng = x
-	return uint32((uint64(uint32((x*0x2545F4914F6CDD1D)>>32)) * uint64(n)) >> 32)
+	return x * 0x2545F4914F6CDD1D
 }
 
 // runStolen runs a frame stolen from worker owner and completes its latch.

@@ -26,6 +26,10 @@ type msCtx[E any] struct {
 	cmp       func(a, b E) int
 	leaf      int // segments this short are sorted serially
 	grain     int // merges this short are done serially
+	// sort and merge are msSort[E] and msMerge[E], made once so that a
+	// fork allocates no closure.
+	sort  func(*core.Worker, msTask[E]) struct{}
+	merge func(*core.Worker, mergeTask[E]) struct{}
 }
 
 // msTask asks for data[lo:hi] to be sorted into data (toBuf false) or into
@@ -55,6 +59,8 @@ func mergesort[E any](x []E, cmp func(a, b E) int, c *config) {
 		cmp:   cmp,
 		leaf:  max(c.cutoff, 2),
 		grain: max(c.grain, 16), // >= 16 so every merge split makes progress
+		sort:  msSort[E],
+		merge: msMerge[E],
 	}
 	core.Run(c.pool, func(w *core.Worker) struct{} {
 		return msSort(w, msTask[E]{c: ctx, lo: 0, hi: len(x)})
@@ -100,12 +106,12 @@ func msSort[E any](w *core.Worker, t msTask[E]) struct{} {
 				copy(c.data[mid:t.hi], c.buf[mid:t.hi])
 			}
 		}()
-		core.Join(w, msSort[E], left, msSort[E], right)
+		core.Join(w, c.sort, left, c.sort, right)
 		msMerge(w, mergeTask[E]{c: c, a0: t.lo, a1: mid, b0: mid, b1: t.hi, d: t.lo, fromBuf: true})
 		ok = true
 	} else {
 		// Halves in data, merged into buf: data is never half-written.
-		core.Join(w, msSort[E], left, msSort[E], right)
+		core.Join(w, c.sort, left, c.sort, right)
 		msMerge(w, mergeTask[E]{c: c, a0: t.lo, a1: mid, b0: mid, b1: t.hi, d: t.lo, fromBuf: false})
 	}
 	if t.done != nil {
@@ -138,8 +144,8 @@ func msMerge[E any](w *core.Worker, m mergeTask[E]) struct{} {
 	}
 	d2 := m.d + (i - m.a0) + (j - m.b0)
 	core.Join(w,
-		msMerge[E], mergeTask[E]{c: c, a0: m.a0, a1: i, b0: m.b0, b1: j, d: m.d, fromBuf: m.fromBuf},
-		msMerge[E], mergeTask[E]{c: c, a0: i, a1: m.a1, b0: j, b1: m.b1, d: d2, fromBuf: m.fromBuf})
+		c.merge, mergeTask[E]{c: c, a0: m.a0, a1: i, b0: m.b0, b1: j, d: m.d, fromBuf: m.fromBuf},
+		c.merge, mergeTask[E]{c: c, a0: i, a1: m.a1, b0: j, b1: m.b1, d: d2, fromBuf: m.fromBuf})
 	return struct{}{}
 }
 

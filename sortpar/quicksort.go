@@ -17,6 +17,8 @@ type qsCtx[E any] struct {
 	parPartition int
 	grain        int
 	workers      int
+	// run is qsRun[E], made once so that a fork allocates no closure.
+	run func(*core.Worker, qsTask[E]) struct{}
 }
 
 // qsTask is one range data[a:b] to sort, with pdqsort's state.
@@ -40,6 +42,7 @@ func quicksort[E any](x []E, cmp func(a, b E) int, leaf func([]E), c *config) {
 		parPartition: c.parPartition,
 		grain:        c.grain,
 		workers:      c.pool.Workers(),
+		run:          qsRun[E],
 	}
 	core.Run(c.pool, func(w *core.Worker) struct{} {
 		return qsRun(w, qsTask[E]{c: ctx, a: 0, b: len(x), limit: bits.Len(uint(len(x))), wasBalanced: true, wasPartitioned: true})
@@ -107,7 +110,7 @@ func qsRun[E any](w *core.Worker, t qsTask[E]) struct{} {
 		if leftLen > rightLen {
 			left, right = right, left
 		}
-		core.Join(w, qsRun[E], left, qsRun[E], right)
+		core.Join(w, c.run, left, c.run, right)
 		return struct{}{}
 	}
 }

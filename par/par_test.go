@@ -20,7 +20,9 @@ import (
 )
 
 func TestMain(m *testing.M) {
-	goleak.VerifyTestMain(m)
+	// The Default pool, once started by an example, lives for the whole
+	// process by design.
+	goleak.VerifyTestMain(m, goleak.IgnoreTopFunction("github.com/gofork/gofork/core.(*Worker).sleep"))
 }
 
 var workerCounts = []int{1, 2, 4, 8}
@@ -44,11 +46,19 @@ func partitioners() []struct {
 	}
 }
 
-// withPools runs f once per worker count with a fresh pool.
+// withPools runs f once per worker count with a fresh pool, and on
+// HelpFirst pools, where the right half of a Join runs first.
 func withPools(t *testing.T, f func(t *testing.T, p *core.Pool)) {
 	for _, w := range workerCounts {
 		t.Run(fmt.Sprintf("p=%d", w), func(t *testing.T) {
 			p := core.New(core.WithWorkers(w))
+			defer p.Close()
+			f(t, p)
+		})
+	}
+	for _, w := range []int{1, 2, 4} {
+		t.Run(fmt.Sprintf("p=%d/helpfirst", w), func(t *testing.T) {
+			p := core.New(core.WithWorkers(w), core.WithPolicy(core.HelpFirst))
 			defer p.Close()
 			f(t, p)
 		})

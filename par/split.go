@@ -15,11 +15,13 @@ type Ops[T any] struct {
 	// one loop may run at the same time on different workers.
 	Leaf func(a, b uint64, acc T) T
 	// Right returns the value a right half starts from, given the value its
-	// parent range started from. stolen reports whether the right half runs on
-	// another worker than the left half before it; if not, it runs on the same
-	// worker after the left half has finished (TBB's splitting constructor is
-	// called only for stolen halves in the same way). Nil: right halves start
-	// from their parent's value.
+	// parent range started from. stolen is false only when the right half
+	// runs on the same worker as the left half and after it has finished, so
+	// that it can go on accumulating into the same value; it is true when
+	// another worker took the right half, and always on a HelpFirst pool
+	// (there the right half runs first). TBB calls its splitting constructor
+	// for stolen halves only in the same way. Nil: right halves start from
+	// their parent's value.
 	Right func(parent T, stolen bool) T
 	// Join merges y, the result of a right half, into x, the result of the
 	// left half just before it, and returns the merged value. Joins happen in
@@ -54,6 +56,7 @@ type loop[T any] struct {
 	treeGrain  uint64 // Fixed: leaf size of the fixed tree; 0 when not Fixed
 	budget0    int32  // split budget of the whole range
 	rearm      int32  // split budget a stolen range gets back (0: never)
+	helpFirst  bool   // the pool runs the right half of a Join first
 
 	// stop is set by the first leaf that panics or sees done closed; no leaf
 	// starts once it is set. Written and read by every worker.
@@ -80,7 +83,8 @@ type span[T any] struct {
 	acc    T
 	a, b   uint64
 	budget int32 // splits left before this range waits for theft
-	owner  int32 // for a right half, the worker that forked it; -1 otherwise
+	owner  int32 // the worker that forked this range; -1 for the whole range
+	right  bool  // this is the right half of its parent
 }
 
 // run is Split with a resolved config and an optional done channel; it also
@@ -96,6 +100,7 @@ func run[T any](n uint64, init T, ops Ops[T], c config, done <-chan struct{}) (T
 		panic("par: Split with Fixed and a non-nil Ops.Right")
 	}
 	l := &loop[T]{leaf: ops.Leaf, right: ops.Right, join: ops.Join, done: done, n: n, init: init}
+	l.helpFirst = c.pool.Policy() == core.HelpFirst
 	p := c.pool.Workers()
 	kind := c.kind
 	if ops.Fixed {
@@ -151,21 +156,22 @@ func minChunks(p int, n uint64) int {
 // partitioner allows and runs a leaf otherwise.
 func splitTask[T any](w *core.Worker, s span[T]) T {
 	l := s.l
-	if s.owner >= 0 { // a right half: was it stolen?
+	if s.owner >= 0 {
+		// Theft shows as a worker other than the forking one; either half
+		// can be stolen (the left one on a HelpFirst pool).
 		stolen := s.owner != int32(w.ID())
-		if l.right != nil {
-			s.acc = l.right(s.acc, stolen)
+		if s.right && l.right != nil {
+			s.acc = l.right(s.acc, stolen || l.helpFirst)
 		}
 		if stolen && s.budget < l.rearm {
 			s.budget = l.rearm // demand-driven: a thief splits its range again
 		}
-		s.owner = -1
 	}
 	if s.b-s.a > l.splitAbove && s.budget > 0 && !l.stop.Load() {
 		s.budget--
+		s.owner, s.right = int32(w.ID()), false
 		r := s
-		r.a = s.a + (s.b-s.a)/2
-		r.owner = int32(w.ID())
+		r.a, r.right = s.a+(s.b-s.a)/2, true
 		s.b = r.a
 		x, y := core.Join(w, l.task, s, l.task, r)
 		if l.join != nil {

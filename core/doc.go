@@ -1,0 +1,62 @@
+// Package core is gofork's work-stealing fork-join runtime.
+//
+// A Pool runs tasks on a fixed set of workers, one goroutine each, each with
+// its own deque of stealable work. A task forks with Join (two functions) or
+// Invoke (n functions) and returns when all it forked is done:
+//
+//	func fib(w *core.Worker, n int) int {
+//		if n < 2 {
+//			return n
+//		}
+//		x, y := core.Join(w, fib, n-1, fib, n-2)
+//		return x + y
+//	}
+//
+//	p := core.New() // or core.Default()
+//	defer p.Close()
+//	fmt.Println(core.Run(p, func(w *core.Worker) int { return fib(w, 30) }))
+//
+// # Model
+//
+// Join is work-first (continuation stealing, as in Cilk and libfork): the
+// worker that forks runs f at once; what a thief may steal is g, the rest of
+// the parent up to its join. With one worker a program runs in exactly its
+// serial order. Each Join exposes at most one frame, so a worker's deque is
+// never deeper than the recursion, and the frames are recycled per worker:
+// a fork allocates nothing. WithPolicy(HelpFirst) switches to child stealing
+// for comparison.
+//
+// An idle worker steals from a victim chosen by machine topology (near
+// workers first, see Topology), takes the oldest frame there (the biggest
+// piece of work), and sleeps when it finds nothing for a while. A worker
+// whose frame was stolen does not block: it steals back from the thief
+// (whose frames are all part of the stolen work), then anywhere, and sleeps
+// on the frame's latch only when there is nothing to do.
+//
+// # Glossary
+//
+//   - task: a function running on a worker: a root passed to Run, or either
+//     half of a Join.
+//   - worker: one of the pool's goroutines; a task receives its *Worker and
+//     passes it to Join.
+//   - frame: the stealable half of a Join, recycled by fork depth.
+//   - thief, victim: a worker taking a frame from another worker's deque.
+//   - latch: the state word of a frame the owner waits on once it is stolen.
+//
+// # Who may call what
+//
+// Run and RunOn may be called from any goroutine, including from inside a
+// task (a nested Run on the same pool runs inline on the current worker). A
+// *Worker belongs to the task that received it: Join, Invoke and Poll must be
+// called with it, from that task's goroutine. A Pool's methods are safe for
+// concurrent use. Close waits for submitted roots, so it must not be called
+// from inside a task.
+//
+// Panics in tasks are caught and re-raised in the goroutine that called Run,
+// as a *PanicError carrying the original value and the task's stack.
+//
+// The one piece of global state is the Default pool, started on first use.
+//
+// DESIGN.md, beside this file, has the invariants and the proofs sketched in
+// the code comments ("Split deque", "Sleep and wake", "Joins and panics").
+package core

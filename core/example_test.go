@@ -1,0 +1,68 @@
+package core_test
+
+import (
+	"fmt"
+	"sync/atomic"
+
+	"github.com/gofork/gofork/core"
+)
+
+func fib(w *core.Worker, n int) int {
+	if n < 2 {
+		return n
+	}
+	x, y := core.Join(w, fib, n-1, fib, n-2)
+	return x + y
+}
+
+func ExampleJoin() {
+	p := core.New(core.WithWorkers(2))
+	defer p.Close()
+	fmt.Println(core.Run(p, func(w *core.Worker) int { return fib(w, 30) }))
+	// Output: 832040
+}
+
+func ExampleRun() {
+	// Run may be called from any goroutine; from inside a task of the same
+	// pool it runs inline on the current worker.
+	p := core.New()
+	defer p.Close()
+	sum := core.Run(p, func(w *core.Worker) int {
+		a, b := core.Join(w,
+			func(w *core.Worker, n int) int { return core.Run(p, func(*core.Worker) int { return n * n }) }, 3,
+			func(w *core.Worker, n int) int { return n * n }, 4)
+		return a + b
+	})
+	fmt.Println(sum)
+	// Output: 25
+}
+
+func ExampleInvoke() {
+	p := core.New()
+	defer p.Close()
+	var count atomic.Int64
+	core.Run(p, func(w *core.Worker) struct{} {
+		core.Invoke(w,
+			func(*core.Worker) { count.Add(1) },
+			func(*core.Worker) { count.Add(10) },
+			func(*core.Worker) { count.Add(100) },
+		)
+		return struct{}{}
+	})
+	fmt.Println(count.Load())
+	// Output: 111
+}
+
+func ExamplePanicError() {
+	p := core.New()
+	defer p.Close()
+	defer func() {
+		pe := recover().(*core.PanicError)
+		fmt.Println("recovered:", pe.Value)
+	}()
+	core.Run(p, func(w *core.Worker) int {
+		x, _ := core.Join(w, func(*core.Worker, int) int { panic("bad input") }, 0, fib, 10)
+		return x
+	})
+	// Output: recovered: bad input
+}

@@ -4,6 +4,7 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -290,6 +291,13 @@ func writeCompare(w io.Writer, old, cur *Results, threshold float64, color bool)
 	tw.Flush()
 	if len(cs) == 0 {
 		fmt.Fprintln(w, "(no configuration in common)")
+		return 0
 	}
+	logSum := 0.0
+	for _, c := range cs {
+		logSum += math.Log(c.Ratio)
+	}
+	fmt.Fprintf(w, "geometric mean new/old: %.3f over %d configurations; %d regression(s)\n",
+		math.Exp(logSum/float64(len(cs))), len(cs), regressions)
 	return regressions
 }

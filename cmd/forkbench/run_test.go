@@ -233,7 +233,7 @@ func TestCompare(t *testing.T) {
 	if n := writeCompare(&out, old, cur, 1.10, false); n != 1 {
 		t.Errorf("writeCompare counted %d regressions, want 1", n)
 	}
-	if !strings.Contains(out.String(), "REGRESSION") || !strings.Contains(out.String(), "faster") {
+	if !strings.Contains(out.String(), "REGRESSION") || !strings.Contains(out.String(), "faster") || !strings.Contains(out.String(), "geometric mean new/old: 0.866") {
 		t.Errorf("compare table:\n%s", out.String())
 	}
 }

@@ -1,0 +1,42 @@
+// Package forktest is gofork's reliability suite: random fork-join programs
+// checked against a serial oracle, fault injection, load, memory bounds and
+// odd pool configurations.
+//
+// # Random programs
+//
+// Generate builds a random program from a seed: a tree of at most depth 4
+// whose inner nodes are core.Join, core.Invoke, par.For, reduce.Reduce (and
+// reduce.Deterministic) and sortpar sorts, and whose leaves do a random amount
+// of integer hashing. Some leaves panic for some inputs, some sort
+// comparators and reduce joins panic. Every node is a pure function of its
+// input, so Program.Serial, a plain recursive interpreter, is an oracle for
+// Program.Parallel, which runs the same tree as tasks on a core.Pool:
+//
+//   - a program without faults must give the serial value, after running
+//     every leaf exactly as often as the serial interpreter does;
+//   - a program with faults must panic with one of the Fault values the
+//     serial interpreter found reachable (it records them instead of
+//     panicking), and no leaf of it may still run after Parallel returns.
+//
+// The tests run a few hundred seeds at 1, 2, 4, 8 and 16 workers (more
+// workers than the machine has CPUs, on purpose). For longer runs:
+//
+//	go test ./internal/forktest -run Soak -soak=10m -timeout=0
+//
+// runs random seeds for ten minutes and prints the seed of any failure, which
+//
+//	go test ./internal/forktest -run TestPrograms -seed=N -v
+//
+// replays.
+//
+// # The other tests
+//
+// faults_test.go injects panics at every level (leaf, root, comparator,
+// reduce join) and cancels contexts in the middle of loops; load_test.go runs
+// 256 goroutines of mixed parallel calls on the Default pool under a
+// watchdog, and an HTTP server whose handler sorts with sortpar;
+// memory_test.go bounds the peak heap of fib and UTS at P workers by a
+// constant times P times the peak at one worker; config_test.go changes
+// GOMAXPROCS during runs, oversubscribes the CPUs and closes pools while
+// other goroutines call Run.
+package forktest

@@ -1,0 +1,215 @@
+package forktest
+
+import (
+	"flag"
+	"fmt"
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"github.com/gofork/gofork/core"
+)
+
+var (
+	seedFlag  = flag.Int64("seed", -1, "run only this random-program seed (replays a failure printed by TestPrograms or TestSoak)")
+	seedsFlag = flag.Int("seeds", 0, "number of random-program seeds TestPrograms runs (0: 1000, 300 with -short, 200 with -race -short)")
+	soakFlag  = flag.Duration("soak", 0, "run TestSoak's random programs for this long (use with -timeout=0 or a -timeout longer than it)")
+)
+
+// workerCounts are the pool sizes every program runs at; on a 2-core machine
+// most are oversubscribed on purpose.
+var workerCounts = []int{1, 2, 4, 8, 16}
+
+// programConfig is the config of seed: half the programs have no faults (and
+// must give the serial value), the other half have a few.
+func programConfig(seed uint64, leaves int) Config {
+	cfg := Config{Leaves: leaves, MaxWork: 2000}
+	if seed%2 == 1 {
+		cfg.Faults = 15
+	}
+	return cfg
+}
+
+func programLeaves() int {
+	switch {
+	case raceEnabled:
+		return 1500
+	case testing.Short():
+		return 6000
+	}
+	return 10000
+}
+
+func seedCount() int {
+	switch {
+	case *seedsFlag > 0:
+		return *seedsFlag
+	case raceEnabled && testing.Short():
+		return 200
+	case raceEnabled || testing.Short():
+		return 300
+	}
+	return 1000
+}
+
+// checkSeed runs the program of seed on every pool and reports failures
+// with the command that replays them. It returns false if any run failed.
+func checkSeed(t *testing.T, seed uint64, leaves int, pools []*core.Pool) bool {
+	t.Helper()
+	prog := Generate(seed, programConfig(seed, leaves))
+	want := prog.Serial()
+	ok := true
+	results := make([]Result, len(pools))
+	for i, pool := range pools {
+		results[i] = prog.Parallel(pool)
+		if err := Check(want, results[i]); err != nil {
+			ok = false
+			t.Errorf("seed %d, P=%d: %v\nreplay: go test ./internal/forktest -run 'TestPrograms$' -seed=%d -v%s",
+				seed, pool.Workers(), err, seed, programText(prog))
+		}
+	}
+	// No leaf of a finished run may start later, while the pools run the
+	// following programs.
+	for i, res := range results {
+		if now := res.LeavesNow(); now != res.Leaves {
+			ok = false
+			t.Errorf("seed %d, P=%d: %d leaves started after Run returned\nreplay: go test ./internal/forktest -run 'TestPrograms$' -seed=%d -v",
+				seed, pools[i].Workers(), now-res.Leaves, seed)
+		}
+	}
+	return ok
+}
+
+func programText(p *Program) string {
+	if len(p.Nodes) > 60 {
+		return fmt.Sprintf("\n(program of %d nodes; -v on the replay prints it)", len(p.Nodes))
+	}
+	return "\n" + p.String()
+}
+
+func newPools(t testing.TB, counts []int) []*core.Pool {
+	pools := make([]*core.Pool, len(counts))
+	for i, n := range counts {
+		pools[i] = core.New(core.WithWorkers(n))
+	}
+	t.Cleanup(func() {
+		for _, p := range pools {
+			p.Close()
+		}
+	})
+	return pools
+}
+
+// TestPrograms runs random programs at 1, 2, 4, 8 and 16 workers against the
+// serial interpreter. With -seed=N it runs that seed only and logs its tree.
+func TestPrograms(t *testing.T) {
+	pools := newPools(t, workerCounts)
+	if *seedFlag >= 0 {
+		seed := uint64(*seedFlag)
+		prog := Generate(seed, programConfig(seed, programLeaves()))
+		t.Logf("%v", prog)
+		want := prog.Serial()
+		t.Logf("serial: value %#x, %d leaves, %d reachable faults", want.Value, want.Leaves, len(want.Faults))
+		checkSeed(t, seed, programLeaves(), pools)
+		return
+	}
+	faulty := 0
+	for seed := range uint64(seedCount()) {
+		if !checkSeed(t, seed, programLeaves(), pools) && t.Failed() {
+			if faulty++; faulty >= 5 {
+				t.Fatalf("stopping after %d failing seeds", faulty)
+			}
+		}
+	}
+}
+
+// TestProgramsCoverage checks that the generator makes what the suite claims
+// it tests: every node kind, nesting to depth 4, faults of every kind, and
+// programs that panic as well as programs that do not.
+func TestProgramsCoverage(t *testing.T) {
+	kinds := map[Kind]int{}
+	faultKinds := map[Kind]int{}
+	depth4, panicking := 0, 0
+	const seeds = 300
+	for seed := range uint64(seeds) {
+		prog := Generate(seed, programConfig(seed, programLeaves()))
+		for _, n := range prog.Nodes {
+			kinds[n.Kind]++
+			if n.PanicMod != 0 {
+				faultKinds[n.Kind]++
+			}
+		}
+		if depthOf(prog.Root) >= 4 {
+			depth4++
+		}
+		if len(prog.Serial().Faults) > 0 {
+			panicking++
+		}
+	}
+	for k := Leaf; k <= Sort; k++ {
+		if kinds[k] == 0 {
+			t.Errorf("no %v node in %d programs", k, seeds)
+		}
+	}
+	for _, k := range []Kind{Leaf, Reduce, Sort} {
+		if faultKinds[k] == 0 {
+			t.Errorf("no failing %v node in %d programs", k, seeds)
+		}
+	}
+	if depth4 < seeds/10 {
+		t.Errorf("only %d of %d programs nest inner nodes 4 deep", depth4, seeds)
+	}
+	if panicking < seeds/10 || panicking > seeds/2 {
+		t.Errorf("%d of %d programs panic; want between 10%% and 50%%", panicking, seeds)
+	}
+	t.Logf("nodes by kind %v, failing %v, depth-4 programs %d, panicking %d of %d", kinds, faultKinds, depth4, panicking, seeds)
+}
+
+func depthOf(n *Node) int {
+	d := 0
+	for _, k := range n.Kids {
+		d = max(d, 1+depthOf(k))
+	}
+	return d
+}
+
+// TestGenerateDeterministic checks that a seed always gives the same program
+// and value, which is what makes -seed replays work.
+func TestGenerateDeterministic(t *testing.T) {
+	for seed := range uint64(20) {
+		a, b := Generate(seed, Config{Faults: 10}), Generate(seed, Config{Faults: 10})
+		if a.String() != b.String() {
+			t.Fatalf("seed %d: two different programs", seed)
+		}
+		if va, vb := a.Serial(), b.Serial(); va.Value != vb.Value || va.Leaves != vb.Leaves {
+			t.Fatalf("seed %d: serial runs differ", seed)
+		}
+	}
+}
+
+// TestSoak runs random programs at random worker counts for -soak (default:
+// skipped), printing the seed of any failure for -seed to replay.
+func TestSoak(t *testing.T) {
+	if *soakFlag <= 0 {
+		t.Skip("soak disabled; run with -soak=10m -timeout=0")
+	}
+	end := time.Now().Add(*soakFlag)
+	if d, ok := t.Deadline(); ok && d.Add(-30*time.Second).Before(end) {
+		end = d.Add(-30 * time.Second)
+		t.Logf("soak shortened to end before the test deadline (-timeout); use -timeout=0")
+	}
+	pools := newPools(t, workerCounts)
+	rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 1))
+	runs, failures := 0, 0
+	start := time.Now()
+	for time.Now().Before(end) {
+		seed := rng.Uint64() >> 1 // -seed takes an int64
+		if !checkSeed(t, seed, programLeaves(), pools) {
+			if failures++; failures >= 10 {
+				t.Fatalf("stopping after %d failing seeds", failures)
+			}
+		}
+		runs++
+	}
+	t.Logf("soak: %d programs x %d pools in %v, %d failing", runs, len(pools), time.Since(start).Round(time.Second), failures)
+}

@@ -1,0 +1,5 @@
+//go:build race
+
+package forktest
+
+const raceEnabled = true

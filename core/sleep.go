@@ -38,7 +38,6 @@ const (
 	oneSleeping  = 1 << 32
 )
 
-func (s *sleepState) searching() uint32 { return uint32(s.counts.Load()) }
 func (s *sleepState) sleeping() uint32  { return uint32(s.counts.Load() >> 32) }
 
 // addSearching adds d (+1 or -1) to the searching count and returns the new

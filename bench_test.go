@@ -13,8 +13,11 @@ package gofork_test
 import (
 	"fmt"
 	"math"
+	"slices"
+	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/gofork/gofork/core"
 )
@@ -290,4 +293,54 @@ func BenchmarkIntegrate(b *testing.B) {
 			intCheck(b, core.Run(p, func(w *core.Worker) float64 { return integrate(w, intRoot()) }))
 		}
 	})
+}
+
+// --- schedulers: Lazy (sleep when idle) vs Busy (never sleep) ---
+
+// awake returns the pool's summed worker time not spent asleep: the CPU time
+// the workers held, spinning included.
+func awake(p *core.Pool) time.Duration { return p.Stats().Total().Busy }
+
+// BenchmarkScheduler compares the Lazy and Busy schedulers at p=2 on fib(30)
+// (all workers busy: Lazy must cost nothing) and on a trickle of small roots,
+// one every 100 µs (mostly idle: Lazy must not burn the CPU). It reports the
+// workers' awake time per op (cpu-s/op) and, for the trickle, the latency
+// from submitting a root to its start.
+func BenchmarkScheduler(b *testing.B) {
+	for _, sched := range []core.Scheduler{core.Lazy, core.Busy} {
+		name := strings.ToLower(sched.String())
+		b.Run("fib30/"+name+"/p=2", func(b *testing.B) {
+			p := core.New(core.WithWorkers(2), core.WithScheduler(sched))
+			defer p.Close()
+			before := awake(p)
+			for b.Loop() {
+				sink = core.Run(p, func(w *core.Worker) int { return fib(w, 30) })
+			}
+			b.ReportMetric((awake(p) - before).Seconds()/float64(b.N), "cpu-s/op")
+		})
+		b.Run("trickle/"+name+"/p=2", func(b *testing.B) {
+			const tasks = 200
+			p := core.New(core.WithWorkers(2), core.WithScheduler(sched))
+			defer p.Close()
+			lat := make([]time.Duration, 0, tasks*b.N)
+			before := awake(p)
+			for b.Loop() {
+				next := time.Now()
+				for range tasks {
+					next = next.Add(100 * time.Microsecond)
+					time.Sleep(time.Until(next))
+					submit := time.Now()
+					lat = append(lat, core.Run(p, func(w *core.Worker) time.Duration {
+						d := time.Since(submit)
+						sink = fib(w, 12)
+						return d
+					}))
+				}
+			}
+			b.ReportMetric((awake(p) - before).Seconds()/float64(b.N), "cpu-s/op")
+			slices.Sort(lat)
+			b.ReportMetric(float64(lat[len(lat)/2].Nanoseconds())/1e3, "p50-start-µs")
+			b.ReportMetric(float64(lat[len(lat)*99/100].Nanoseconds())/1e3, "p99-start-µs")
+		})
+	}
 }

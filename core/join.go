@@ -97,7 +97,7 @@ func joinStolen[Y, RY any](w *Worker, fr *frame[Y, RY], i uint32) RY {
 func (w *Worker) shareSlow() {
 	w.shares++
 	w.dq.share()
-	w.pool.notifyWork()
+	w.pool.notifyWork(w)
 }
 
 // Invoke runs every function in fns, possibly in parallel, and returns when

@@ -34,6 +34,7 @@ type Pool struct {
 	topology *Topology       // the machine the workers are placed on
 	cpus     []int           // cpus[i]: worker i's CPU in topology
 	samplers []victimSampler // samplers[i]: worker i's victim distribution
+	nodes    []nodeCount     // per NUMA node with workers: searching count
 
 	rootJobs  sync.Map // reflect.Type -> *sync.Pool of *rootJob[R]
 	isDefault bool
@@ -61,7 +62,6 @@ func New(opts ...Option) *Pool {
 
 	p := &Pool{cfg: cfg, start: time.Now()}
 	n := cfg.workers
-	p.placeWorkers()
 	p.workers = make([]*Worker, n)
 	seed := uint64(time.Now().UnixNano()) | 1
 	for i := range p.workers {
@@ -70,6 +70,8 @@ func New(opts ...Option) *Pool {
 		w.dq.init()
 		p.workers[i] = w
 	}
+
+	p.placeWorkers()
 
 	size := uintptr(1) << bits.Len(uint(2*n))
 	p.gtab = make([]gEntry, size)
@@ -114,6 +116,17 @@ func (p *Pool) placeWorkers() {
 	p.topology = t
 	p.cpus = assignCPUs(t, p.cfg.workers)
 	p.samplers = newVictimSamplers(t, p.cpus)
+	index := map[int]int{} // topology node id -> index in p.nodes
+	for i, w := range p.workers {
+		node := t.Node(p.cpus[i])
+		k, ok := index[node]
+		if !ok {
+			k = len(index)
+			index[node] = k
+		}
+		w.node = k
+	}
+	p.nodes = make([]nodeCount, len(index))
 }
 
 // Topology returns the machine description the pool placed its workers on.

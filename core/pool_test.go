@@ -262,3 +262,32 @@ func TestRecordedTopologyPool(t *testing.T) {
 		t.Fatalf("fib = %d", got)
 	}
 }
+
+// TestWakeNearSleeper checks the per-node wake choice on a recorded two-node
+// machine: a producer on node k wakes a sleeper of node k when there is one.
+func TestWakeNearSleeper(t *testing.T) {
+	topo, err := ReadTopology(topoTestRoot("2socket"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pool := New(WithWorkers(8), WithTopology(topo))
+	defer pool.Close()
+	if len(pool.nodes) != 2 {
+		t.Fatalf("%d worker nodes, want 2", len(pool.nodes))
+	}
+	Run(pool, func(w *Worker) int { return fib(w, 18) })
+	if !waitAllAsleep(pool, 10*time.Second) {
+		t.Fatal("workers did not go to sleep")
+	}
+	pool.sleep.mu.Lock()
+	defer pool.sleep.mu.Unlock()
+	for node := range 2 {
+		w := pool.sleeperInNode(node)
+		if w == nil || w.node != node || !w.asleep {
+			t.Fatalf("sleeperInNode(%d) = %+v", node, w)
+		}
+		if got := topo.Node(pool.cpus[w.id]); got != node {
+			t.Fatalf("worker %d on cpu %d is in topology node %d, not %d", w.id, pool.cpus[w.id], got, node)
+		}
+	}
+}

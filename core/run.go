@@ -140,7 +140,7 @@ func (p *Pool) enter() {
 func (p *Pool) submit(r *rootHeader) {
 	p.enter()
 	p.inj.push(r)
-	p.notifyWork()
+	p.notifyWork(nil)
 }
 
 // injector is the pool-wide FIFO of roots submitted by Run from outside.

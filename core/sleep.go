@@ -38,7 +38,16 @@ const (
 	oneSleeping  = 1 << 32
 )
 
-func (s *sleepState) sleeping() uint32  { return uint32(s.counts.Load() >> 32) }
+// nodeCount is one NUMA node's number of searching workers, padded to its own
+// cache line. It is a heuristic on top of the global counts (Lazy keeps one
+// searcher per node while work exists, see notifyWork); correctness (no lost
+// wake-up) rests on the global word alone.
+type nodeCount struct {
+	searching atomic.Int32
+	_         [cacheLinePad - 4]byte
+}
+
+func (s *sleepState) sleeping() uint32 { return uint32(s.counts.Load() >> 32) }
 
 // addSearching adds d (+1 or -1) to the searching count and returns the new
 // count.
@@ -50,16 +59,30 @@ func (s *sleepState) addSleeping(d int) {
 	s.counts.Add(uint64(int64(d) << 32))
 }
 
-// notifyWork is called after work was made available to thieves.
-func (p *Pool) notifyWork() {
+// notifyWork is called after work was made available to thieves, by worker
+// from (nil for a root submitted from outside). If someone sleeps and nobody
+// searches, one sleeper is woken, from from's node if possible. On a machine
+// with several NUMA nodes, a sleeper of from's node is also woken when that
+// node has no searcher, so that the node's work is found by a near thief
+// (libfork's NUMA-aware lazy scheduler keeps one thief awake per node).
+func (p *Pool) notifyWork(from *Worker) {
 	c := p.sleep.counts.Load()
-	if c>>32 > 0 && uint32(c) == 0 { // someone sleeps, nobody searches
-		p.wakeOne()
+	if c>>32 == 0 { // nobody sleeps
+		return
+	}
+	if uint32(c) == 0 {
+		p.wakeOne(from)
+		return
+	}
+	if from != nil && len(p.nodes) > 1 && p.nodes[from.node].searching.Load() == 0 {
+		p.wakeInNode(from.node)
 	}
 }
 
-// wakeOne wakes the most recently asleep worker, if any.
-func (p *Pool) wakeOne() {
+// wakeOne wakes a sleeping worker, if any: the most recently asleep one of
+// near's node if there is one (near may be nil), else the most recently
+// asleep one.
+func (p *Pool) wakeOne(near *Worker) {
 	s := &p.sleep
 	s.mu.Lock()
 	n := len(s.idle)
@@ -68,9 +91,40 @@ func (p *Pool) wakeOne() {
 		return
 	}
 	w := p.workers[s.idle[n-1]]
+	if near != nil {
+		if v := p.sleeperInNode(near.node); v != nil {
+			w = v
+		}
+	}
 	p.takeIdle(w)
 	s.mu.Unlock()
 	w.signal()
+}
+
+// wakeInNode wakes the most recently asleep worker of node, if any.
+func (p *Pool) wakeInNode(node int) {
+	s := &p.sleep
+	s.mu.Lock()
+	w := p.sleeperInNode(node)
+	if w != nil {
+		p.takeIdle(w)
+	}
+	s.mu.Unlock()
+	if w != nil {
+		w.signal()
+	}
+}
+
+// sleeperInNode returns the most recently asleep worker of node, or nil.
+// Caller holds sleep.mu.
+func (p *Pool) sleeperInNode(node int) *Worker {
+	idle := p.sleep.idle
+	for k := len(idle) - 1; k >= 0; k-- {
+		if w := p.workers[idle[k]]; w.node == node {
+			return w
+		}
+	}
+	return nil
 }
 
 // wakeWorker wakes worker id if it sleeps (a completed latch, a RunOn).
@@ -98,6 +152,7 @@ func (p *Pool) wakeAll() {
 func (p *Pool) takeIdle(w *Worker) {
 	if p.unlistIdle(w) {
 		p.sleep.counts.Add(^uint64(oneSleeping - oneSearching - 1)) // searching+1, sleeping-1
+		p.nodes[w.node].searching.Add(1)
 		w.counted = true
 	}
 }

@@ -22,6 +22,7 @@ type Worker struct {
 	roots         uint64
 
 	id   int
+	node int    // index in pool.nodes of the NUMA node of the worker's CPU
 	rng  uint64 // xorshift64* state for victim choice
 	wake chan struct{}
 
@@ -93,6 +94,7 @@ func (w *Worker) search(latch *frameHeader, leap int, counted bool) bool {
 	p := w.pool
 	if !counted {
 		p.sleep.addSearching(1)
+		p.nodes[w.node].searching.Add(1)
 	}
 	for round := 0; ; round++ {
 		if latch != nil && latch.state.Load() == frameDone {
@@ -124,16 +126,26 @@ func (w *Worker) search(latch *frameHeader, leap int, counted bool) bool {
 		}
 	}
 	p.sleep.addSearching(-1)
+	p.nodes[w.node].searching.Add(-1)
 	return false
 }
 
 // found is called when a searching worker has found work: if it was the last
-// one searching and others sleep, wake one so that somebody keeps looking
-// (work tends to come in bursts: a thief's first push is shared at once).
+// one searching (in the pool, or in its NUMA node) and others sleep, wake one
+// so that somebody keeps looking (work tends to come in bursts: a thief's
+// first push is shared at once).
 func (w *Worker) found() {
 	p := w.pool
-	if p.sleep.addSearching(-1) == 0 && p.sleep.sleeping() > 0 {
-		p.wakeOne()
+	last := p.sleep.addSearching(-1) == 0
+	lastInNode := p.nodes[w.node].searching.Add(-1) == 0
+	if p.sleep.sleeping() == 0 {
+		return
+	}
+	switch {
+	case last:
+		p.wakeOne(w)
+	case lastInNode && len(p.nodes) > 1:
+		p.wakeInNode(w.node)
 	}
 }
 
@@ -246,6 +258,7 @@ func (w *Worker) waitStolen(h *frameHeader, i uint32) *PanicError {
 	}
 	if counted {
 		w.pool.sleep.addSearching(-1) // woken by a waker but not searching any more
+		w.pool.nodes[w.node].searching.Add(-1)
 	}
 	w.dq.stolenReturn(i)
 	h.thief.Store(0)

@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"runtime"
 	"runtime/debug"
+	"strconv"
 	"strings"
 )
 
@@ -21,6 +22,7 @@ func describeMachine() Machine {
 		GoVersion:  runtime.Version(),
 	}
 	m.Hostname, _ = os.Hostname()
+	m.LoadAvg = loadAvg()
 	if bi, ok := debug.ReadBuildInfo(); ok {
 		for _, s := range bi.Settings {
 			switch s.Key {
@@ -60,4 +62,21 @@ func cpuModel() string {
 		}
 	}
 	return runtime.GOARCH
+}
+
+// loadAvg returns the 1-minute load average from /proc/loadavg, or -1.
+func loadAvg() float64 {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return -1
+	}
+	f := strings.Fields(string(b))
+	if len(f) == 0 {
+		return -1
+	}
+	v, err := strconv.ParseFloat(f[0], 64)
+	if err != nil {
+		return -1
+	}
+	return v
 }

@@ -102,14 +102,22 @@ func run(args []string, stdout, stderr io.Writer) int {
 	for _, b := range o.benchmarks {
 		res.Settings.Benchmarks = append(res.Settings.Benchmarks, b.name)
 	}
+	if la := res.Machine.LoadAvg; la > 0.5*float64(res.Machine.Cores) && !o.quiet {
+		pl.message("forkbench: warning: load average %.1f on %d cores: other processes compete for the CPUs, timings will be noisy",
+			la, res.Machine.Cores)
+	}
 	execute(o, res, ps, interrupt, pl)
 	pl.clear()
 	res.ElapsedSec = time.Since(res.Started).Seconds()
 	fitAll(res)
 
 	m := res.Machine
-	fmt.Fprintf(stdout, "forkbench: %s, %d cores, GOMAXPROCS %d, %s %s/%s, commit %.12s%s; median of %d timed runs after a warm-up%s\n\n",
-		m.CPU, m.Cores, m.GOMAXPROCS, m.GoVersion, m.GOOS, m.GOARCH, m.Commit, dirtyMark(m.Dirty),
+	load := ""
+	if m.LoadAvg >= 0 {
+		load = fmt.Sprintf(", load avg %.1f at start", m.LoadAvg)
+	}
+	fmt.Fprintf(stdout, "forkbench: %s, %d cores, GOMAXPROCS %d, %s %s/%s, commit %.12s%s%s\nmedian of %d timed runs after a warm-up%s\n\n",
+		m.CPU, m.Cores, m.GOMAXPROCS, m.GoVersion, m.GOOS, m.GOARCH, m.Commit, dirtyMark(m.Dirty), load,
 		o.runs, map[bool]string{true: ", -quick sizes", false: ""}[o.quick])
 	writeTable(stdout, res)
 	writePoolsTable(stdout, res)

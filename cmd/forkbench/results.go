@@ -78,6 +78,9 @@ type Machine struct {
 	Commit     string `json:"commit"`
 	Dirty      bool   `json:"dirty"`
 	Hostname   string `json:"hostname"`
+	// LoadAvg is the 1-minute load average when the run started (Linux;
+	// -1 elsewhere): above the core count, other processes were competing.
+	LoadAvg float64 `json:"load_avg"`
 }
 
 // find returns the configuration for bench/variant at P, or nil.

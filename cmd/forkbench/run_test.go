@@ -147,7 +147,7 @@ func TestVerifiersCatchWrongResults(t *testing.T) {
 func sampleResults() *Results {
 	return &Results{
 		Schema:  resultsSchema,
-		Machine: Machine{CPU: "Test CPU", Cores: 2, GOMAXPROCS: 2, GOOS: "linux", GOARCH: "amd64", GoVersion: "go1.26", Commit: "abc123", Dirty: true, Hostname: "h"},
+		Machine: Machine{CPU: "Test CPU", Cores: 2, GOMAXPROCS: 2, GOOS: "linux", GOARCH: "amd64", GoVersion: "go1.26", Commit: "abc123", Dirty: true, Hostname: "h", LoadAvg: 0.25},
 		Settings: Settings{Suite: suiteMain, Benchmarks: []string{"fib"}, MaxWorkers: 2, Workers: []int{1, 2},
 			Runs: 3, Quick: true, Baseline: true},
 		Started:     time.Date(2026, 11, 22, 6, 0, 0, 0, time.UTC),

@@ -2,13 +2,15 @@ package linalg
 
 import "github.com/gofork/gofork/core"
 
-// Recursion cutoffs. The recursion halves blocks until their volume m*n*k is
-// at most the grain: leafVolMax on one worker and, with more workers, about
-// 1/tasksPerWorker of a worker's share of the work (never below leafVolMin),
-// so that thieves find enough blocks to balance.
+// Recursion cutoffs. The recursion first spreads the work: while a block
+// is still meant to feed more than one task (block.spread > 1) it halves the
+// larger of m and n, so that a pool of P workers gets about
+// P*tasksPerWorker independent blocks whatever the shape, even when k is the
+// longest side (a k split adds no parallelism). Then it halves the largest of
+// m, n and k until a block's volume m*n*k is at most leafVolMax.
 //
-// Measured on a 2-core Zen 4 (thread CPU time, best of 5, one worker; the
-// micro-kernel alone runs at ~54 GFLOP/s from L1):
+// Leaf size, measured on a 2-core Zen 4 (thread CPU time, best of 5, one
+// worker; the micro-kernel alone runs at ~54 GFLOP/s from L1):
 //
 //	leaf          n=512  n=1024  n=2048  GFLOP/s
 //	128x256x256    38     44      44
@@ -17,23 +19,30 @@ import "github.com/gofork/gofork/core"
 //	512^3          50     50      50
 //	1024x256x1024  53     51      50
 //
-// Every leaf packs its own panels of a and b, so a recursion with small
-// leaves packs each element of a n/leafN times and of b m/leafM times;
-// with a packed copy costing ~0.4 ns per element (BenchmarkPack) that is
-// ~10% of the time at 256^3 leaves. Inside a leaf the BLIS loops (mc, kc,
+// Every leaf packs its own panels of a and b, so small leaves repack each
+// element of a n/leafN times and of b m/leafM times; at ~0.4 ns per packed
+// element (BenchmarkPack) that is ~10 (m+n)/(m*n) of the kernel time: 16%
+// at 128x128 leaves, 8% at 256x256. Inside a leaf the BLIS loops (mc, kc,
 // nc in leaf.go) keep the cache footprint fixed whatever the leaf size, so
-// big leaves cost nothing in locality; 512^3 is the largest that still gives
-// 8 blocks at n=1024. Below leafVolMin (~96x96x128) packing and the ragged
-// micro-tiles at the block edges cost more than the balance gains.
+// big leaves lose nothing in locality.
 const (
 	leafVolMax = 512 * 512 * 512
-	leafVolMin = 96 * 96 * 128
+	// leafVolMin is the smallest block that spreading makes: at n=256 on
+	// two workers, 8 blocks of 64x128x256 and 4 of 128x128x256 ran at the
+	// same speed within the noise (~70 GFLOP/s, 1.5x one worker), and
+	// smaller blocks repack too much.
+	leafVolMin = 128 * 128 * 128
+	// spreadMinMN: spreading does not halve m or n below 64. At
+	// 64x4096x64 the 32x32 blocks it would make repack 4096x32 panels of
+	// a and b for every 8 Mflop and ran slower on two workers than one
+	// block on one.
+	spreadMinMN = 128
 	// kSplitMin is the depth below which k is not split: the leaf walks k
-	// in kc-deep steps itself, and a k split adds no parallelism.
+	// in kc-deep steps itself.
 	kSplitMin = kc
-	// tasksPerWorker is how many leaves each worker should get at least,
-	// so that an unlucky split or a busy core does not leave one idle.
-	tasksPerWorker = 8
+	// tasksPerWorker is how many blocks each worker should get, so that an
+	// unlucky split or a busy core does not leave one idle.
+	tasksPerWorker = 4
 )
 
 // gemm is the state shared by every block of one multiply.
@@ -50,11 +59,13 @@ type gemm struct {
 // block is the task argument: the product of rows [i, i+m) of a and columns
 // [j, j+n) of b over the inner range [p, p+k), added into dst. first says
 // that this block is the first k-step to touch its part of dst, so beta
-// applies; later k-steps accumulate.
+// applies; later k-steps accumulate. spread is how many parallel tasks the
+// block should still be cut into.
 type block struct {
 	g       *gemm
 	i, j, p int
 	m, n, k int
+	spread  int
 	first   bool
 }
 
@@ -64,15 +75,14 @@ func multiply(cfg config, m, n, k int, alpha float64, a, b operand, beta float64
 		return
 	}
 	g := &gemm{a: a, b: b, c: c, ldc: ldc, alpha: alpha, beta: beta, kern: cfg.kern, grain: leafVolMax}
-	if p := cfg.pool.Workers(); p > 1 {
-		share := m * n * k / (p * tasksPerWorker)
-		g.grain = max(leafVolMin, min(leafVolMax, share))
-	}
 	if cfg.grain > 0 {
 		g.grain = cfg.grain
 	}
-	root := block{g: g, m: m, n: n, k: k, first: true}
-	if m*n*k <= g.grain {
+	root := block{g: g, m: m, n: n, k: k, first: true, spread: cfg.pool.Workers() * tasksPerWorker}
+	if cfg.pool.Workers() == 1 {
+		root.spread = 1
+	}
+	if m*n*k <= g.grain && !root.spreads() {
 		// Small products skip the trip through the pool.
 		leaf(root)
 		return
@@ -80,17 +90,25 @@ func multiply(cfg config, m, n, k int, alpha float64, a, b operand, beta float64
 	core.Run(cfg.pool, func(w *core.Worker) struct{} { return mulBlock(w, root) })
 }
 
-// mulBlock computes block t: it halves the largest of m, n and k until the
-// block is at most the grain, then runs the serial leaf. m and n halves are
-// disjoint blocks of dst and run as a Join; k halves update the same block
-// and run in order.
+// spreads reports whether t should be halved in m or n for parallelism.
+func (t *block) spreads() bool {
+	return t.spread > 1 && t.m*t.n*t.k >= 2*leafVolMin && max(t.m, t.n) >= spreadMinMN
+}
+
+// mulBlock computes block t. m and n halves are disjoint blocks of dst and
+// run as a Join; k halves update the same block and run in order, so no two
+// tasks ever write the same element.
 func mulBlock(w *core.Worker, t block) struct{} {
 	for {
-		if t.m*t.n*t.k <= t.g.grain {
+		switch {
+		case t.spreads():
+			if t.m >= t.n {
+				return splitM(w, t)
+			}
+			return splitN(w, t)
+		case t.m*t.n*t.k <= t.g.grain:
 			leaf(t)
 			return struct{}{}
-		}
-		switch {
 		case t.k > kSplitMin && t.k >= t.m && t.k >= t.n:
 			h := splitPoint(t.k, kc)
 			lo, hi := t, t
@@ -99,26 +117,11 @@ func mulBlock(w *core.Worker, t block) struct{} {
 			mulBlock(w, lo)
 			t = hi
 		case t.m >= t.n && t.m >= 2*mr:
-			h := splitPoint(t.m, mr)
-			lo, hi := t, t
-			lo.m = h
-			hi.i, hi.m = t.i+h, t.m-h
-			core.Join(w, mulBlock, lo, mulBlock, hi)
-			return struct{}{}
+			return splitM(w, t)
 		case t.n >= 2*nr:
-			h := splitPoint(t.n, nr)
-			lo, hi := t, t
-			lo.n = h
-			hi.j, hi.n = t.j+h, t.n-h
-			core.Join(w, mulBlock, lo, mulBlock, hi)
-			return struct{}{}
+			return splitN(w, t)
 		case t.m >= 2*mr:
-			h := splitPoint(t.m, mr)
-			lo, hi := t, t
-			lo.m = h
-			hi.i, hi.m = t.i+h, t.m-h
-			core.Join(w, mulBlock, lo, mulBlock, hi)
-			return struct{}{}
+			return splitM(w, t)
 		default:
 			// Too thin to split m or n and too shallow to split k:
 			// the leaf takes it whole.
@@ -126,6 +129,28 @@ func mulBlock(w *core.Worker, t block) struct{} {
 			return struct{}{}
 		}
 	}
+}
+
+// splitM runs the top and bottom halves of t (by rows) as a Join.
+func splitM(w *core.Worker, t block) struct{} {
+	h := splitPoint(t.m, mr)
+	lo, hi := t, t
+	lo.m = h
+	hi.i, hi.m = t.i+h, t.m-h
+	lo.spread, hi.spread = (t.spread+1)/2, t.spread/2
+	core.Join(w, mulBlock, lo, mulBlock, hi)
+	return struct{}{}
+}
+
+// splitN runs the left and right halves of t (by columns) as a Join.
+func splitN(w *core.Worker, t block) struct{} {
+	h := splitPoint(t.n, nr)
+	lo, hi := t, t
+	lo.n = h
+	hi.j, hi.n = t.j+h, t.n-h
+	lo.spread, hi.spread = (t.spread+1)/2, t.spread/2
+	core.Join(w, mulBlock, lo, mulBlock, hi)
+	return struct{}{}
 }
 
 // splitPoint returns about half of x, rounded up to a multiple of unit when

@@ -67,7 +67,7 @@ func claimTask[T any](w *core.Worker, s claimSpan[T]) struct{} {
 	if l.aff != nil {
 		l.aff.owner[c] = int32(id) // only c's claimer writes owner[c]
 	}
-	l.results[c] = l.runLeaf(lo, hi, acc)
+	l.results[c] = l.runLeaf(w, lo, hi, acc)
 	return struct{}{}
 }
 

@@ -45,6 +45,9 @@ const (
 	// stolen range the same way): a thief splits its range into up to
 	// 2^autoRearm pieces so that other idle workers find something to take.
 	autoRearm = 2
+	// autoLeafBlocks is how many blocks an Auto leaf runs as, with a
+	// w.Poll between blocks so that idle workers can take pending ranges.
+	autoLeafBlocks = 8
 	// affinityChunksPerWorker is how many chunks Affinity cuts per worker.
 	affinityChunksPerWorker = 8
 	// deterministicGrain is the leaf size of Deterministic's fixed split tree

@@ -57,6 +57,8 @@ type loop[T any] struct {
 	budget0    int32  // split budget of the whole range
 	rearm      int32  // split budget a stolen range gets back (0: never)
 	helpFirst  bool   // the pool runs the right half of a Join first
+	blocks     uint64 // Auto: a leaf runs as up to this many blocks of >= grain, with Poll between
+	minBlock   uint64 // Auto: the grain
 
 	// stop is set by the first leaf that panics or sees done closed; no leaf
 	// starts once it is set. Written and read by every worker.
@@ -127,6 +129,9 @@ func run[T any](n uint64, init T, ops Ops[T], c config, done <-chan struct{}) (T
 		}
 		l.budget0 = log2Ceil(p) + autoChunksLog2
 		l.rearm = autoRearm
+		if !ops.Fixed {
+			l.blocks, l.minBlock = autoLeafBlocks, c.grain
+		}
 	case kindStatic:
 		return l.runClaims(c.pool, minChunks(p, n))
 	case kindAffinity:
@@ -179,23 +184,20 @@ func splitTask[T any](w *core.Worker, s span[T]) T {
 		}
 		return x
 	}
-	return l.runLeaf(s.a, s.b, s.acc)
+	return l.runLeaf(w, s.a, s.b, s.acc)
 }
 
-// runLeaf runs one leaf unless the loop has stopped. A panic in the leaf sets
-// stop on its way out, so no further leaf starts.
-func (l *loop[T]) runLeaf(a, b uint64, acc T) T {
-	if l.stop.Load() {
+// runLeaf runs one leaf on w unless the loop has stopped. A panic in the
+// leaf sets stop on its way out, so no further leaf starts.
+//
+// An Auto leaf runs as a few blocks and calls w.Poll between them: the
+// core shares a worker's pending right halves with idle thieves only at a
+// fork or a Poll, and a leaf forks nothing, so without the blocks a thief
+// would wait for the whole leaf. The blocks also bound how long a
+// cancellation waits.
+func (l *loop[T]) runLeaf(w *core.Worker, a, b uint64, acc T) T {
+	if l.stopped() {
 		return acc
-	}
-	if l.done != nil {
-		select {
-		case <-l.done:
-			l.cancelled.Store(true)
-			l.stop.Store(true)
-			return acc
-		default:
-		}
 	}
 	ok := false
 	defer func() {
@@ -203,13 +205,47 @@ func (l *loop[T]) runLeaf(a, b uint64, acc T) T {
 			l.stop.Store(true) // panicking: hand out no more leaves
 		}
 	}()
-	if l.treeGrain != 0 {
+	switch n := b - a; {
+	case l.treeGrain != 0:
 		acc = l.tree(a, b, acc)
-	} else {
+	case l.blocks > 1 && n >= 2*l.minBlock:
+		m := min(l.blocks, n/l.minBlock) // every block keeps >= grain iterations
+		lo := a
+		for k := uint64(1); k <= m; k++ {
+			hi := a + chunkBound(k, m, n)
+			acc = l.leaf(lo, hi, acc)
+			if k == m {
+				break
+			}
+			w.Poll()
+			if l.stopped() {
+				break
+			}
+			lo = hi
+		}
+	default:
 		acc = l.leaf(a, b, acc)
 	}
 	ok = true
 	return acc
+}
+
+// stopped reports whether no more leaves may start: a leaf panicked, or the
+// loop's done channel is closed (which it records).
+func (l *loop[T]) stopped() bool {
+	if l.stop.Load() {
+		return true
+	}
+	if l.done != nil {
+		select {
+		case <-l.done:
+			l.cancelled.Store(true)
+			l.stop.Store(true)
+			return true
+		default:
+		}
+	}
+	return false
 }
 
 // tree evaluates the node [a, b) of a Fixed loop's split tree serially.

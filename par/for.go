@@ -46,7 +46,10 @@ func indexLeaf[I constraints.Integer](lo I, body func(i I)) func(a, b uint64, _ 
 // order is unspecified. An empty range (hi <= lo) does nothing.
 //
 // Called from inside a task of the same pool (a nested loop, a loop inside a
-// sort), it runs on the current worker. A panic in body stops the loop from
+// sort), it runs on the current worker; a nested loop should therefore name
+// the same pool as the loop around it (with no WithPool both use
+// core.Default()), since a loop on another pool parks the calling worker
+// until it is done. A panic in body stops the loop from
 // starting new chunks and reaches the caller of For once the running chunks
 // have finished.
 func For[I constraints.Integer](lo, hi I, body func(i I), opts ...Option) {

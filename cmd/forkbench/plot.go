@@ -39,7 +39,10 @@ type series struct {
 
 // writePlots writes speedup.svg, efficiency.svg and rss.svg for the main
 // suite and pools-<test>.svg for each pools test; it returns the files written.
-func writePlots(dir string, r *Results) ([]string, error) {
+func writePlots(dir string, r *Results) ([]string, error) { return writePlotsAs(dir, ".svg", r) }
+
+// writePlotsAs is writePlots with the file extension (".svg" or ".png").
+func writePlotsAs(dir, ext string, r *Results) ([]string, error) {
 	var files []string
 	title := fmt.Sprintf("%s, %d cores, %s", r.Machine.CPU, r.Machine.Cores, r.Machine.GoVersion)
 	if names := r.benchOrder(suiteMain); len(names) > 0 {
@@ -64,14 +67,14 @@ func writePlots(dir string, r *Results) ([]string, error) {
 			rss = append(rss, series{name, rs})
 		}
 		ideal := plotter.XYs{{X: 1, Y: 1}, {X: float64(maxP), Y: float64(maxP)}}
-		if err := savePlot(dir, "speedup.svg", "gofork speedup Ts/Tp — "+title, "speedup over serial (log scale)", speed, ideal, maxP, true, &files); err != nil {
+		if err := savePlot(dir, "speedup"+ext, "gofork speedup Ts/Tp — "+title, "speedup over serial (log scale)", speed, ideal, maxP, true, &files); err != nil {
 			return files, err
 		}
 		one := plotter.XYs{{X: 1, Y: 1}, {X: float64(maxP), Y: 1}}
-		if err := savePlot(dir, "efficiency.svg", "gofork efficiency Ts/(P·Tp) — "+title, "efficiency Ts/(P·Tp) (log scale)", eff, one, maxP, true, &files); err != nil {
+		if err := savePlot(dir, "efficiency"+ext, "gofork efficiency Ts/(P·Tp) — "+title, "efficiency Ts/(P·Tp) (log scale)", eff, one, maxP, true, &files); err != nil {
 			return files, err
 		}
-		if err := savePlot(dir, "rss.svg", "gofork peak RSS — "+title, "peak RSS (MiB)", rss, nil, maxP, false, &files); err != nil {
+		if err := savePlot(dir, "rss"+ext, "gofork peak RSS — "+title, "peak RSS (MiB)", rss, nil, maxP, false, &files); err != nil {
 			return files, err
 		}
 	}
@@ -92,7 +95,7 @@ func writePlots(dir string, r *Results) ([]string, error) {
 			}
 		}
 		ideal := plotter.XYs{{X: 1, Y: 1}, {X: float64(maxP), Y: float64(maxP)}}
-		if err := savePlot(dir, "pools-"+name+".svg", name+": speedup per pool design — "+title, "speedup over serial (log scale)", lines, ideal, maxP, true, &files); err != nil {
+		if err := savePlot(dir, "pools-"+name+ext, name+": speedup per pool design — "+title, "speedup over serial (log scale)", lines, ideal, maxP, true, &files); err != nil {
 			return files, err
 		}
 	}

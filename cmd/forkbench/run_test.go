@@ -311,3 +311,31 @@ func TestInterruptWritesPartialResults(t *testing.T) {
 		t.Errorf("no table printed after interrupt:\n%s", stdout.String())
 	}
 }
+
+// TestPlotsFromSavedResults draws every plot, SVG and PNG, from a results
+// file, the way -out does at the end of a run.
+func TestPlotsFromSavedResults(t *testing.T) {
+	r := sampleResults()
+	r.Configs = append(r.Configs,
+		Config{Bench: "fib", Suite: suiteMain, Variant: variantGofork, P: 1, MedianNS: 120, PeakRSS: 9 << 20},
+		Config{Bench: "light", Suite: suitePools, Variant: variantSerial, P: 1, MedianNS: 50},
+		Config{Bench: "light", Suite: suitePools, Variant: variantGofork, P: 1, MedianNS: 60},
+		Config{Bench: "light", Suite: suitePools, Variant: variantGlobal, P: 2, MedianNS: 500},
+	)
+	dir := t.TempDir()
+	for _, ext := range []string{".svg", ".png"} {
+		files, err := writePlotsAs(dir, ext, r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := []string{"speedup", "efficiency", "rss", "pools-light"}
+		if len(files) != len(want) {
+			t.Fatalf("%s: wrote %v, want %v", ext, files, want)
+		}
+		for i, f := range files {
+			if filepath.Base(f) != want[i]+ext {
+				t.Errorf("file %d = %s, want %s%s", i, f, want[i], ext)
+			}
+		}
+	}
+}

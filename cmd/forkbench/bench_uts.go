@@ -15,6 +15,7 @@ import (
 // children, so there is no goroutine baseline.
 type utsCase struct {
 	name  string
+	label string // the tree's name in the libfork suite
 	order int
 	full  uts.Tree
 	want  uts.Result
@@ -23,10 +24,10 @@ type utsCase struct {
 }
 
 var utsCases = []utsCase{
-	{name: "uts-t1", order: 50, full: uts.T1,
+	{name: "uts-t1", label: "T1", order: 50, full: uts.T1,
 		want:  uts.Result{Nodes: 4_130_071, Leaves: 3_305_118, MaxDepth: 10},
 		quick: "-t 1 -a 3 -d 8 -b 4 -r 19", wantQ: uts.Result{Nodes: 257_042, Leaves: 205_878, MaxDepth: 8}},
-	{name: "uts-t3", order: 51, full: uts.T3,
+	{name: "uts-t3", label: "T3", order: 51, full: uts.T3,
 		want:  uts.Result{Nodes: 4_112_897, Leaves: 3_599_034, MaxDepth: 1572},
 		quick: "-t 0 -b 2000 -q 0.1235 -m 8 -r 42", wantQ: uts.Result{Nodes: 391_273, Leaves: 342_613, MaxDepth: 333}},
 }
@@ -41,9 +42,9 @@ func init() {
 			about: "unbalanced tree search (SHA-1 per node), counts checked against the published ones; no baseline",
 			size: func(q bool) string {
 				if q {
-					return c.quick
+					return fmt.Sprintf("%s (%d nodes)", c.quick, c.wantQ.Nodes)
 				}
-				return c.full.String()
+				return fmt.Sprintf("%s (%d nodes)", c.label, c.want.Nodes)
 			},
 			variants: []string{variantSerial, variantGofork},
 			setup: func(variant string, p int, quick bool) (*job, error) {

@@ -4,8 +4,14 @@ import (
 	"testing"
 
 	"go.uber.org/goleak"
+
+	"github.com/gofork/gofork/core"
 )
 
 func TestMain(m *testing.M) {
-	goleak.VerifyTestMain(m)
+	// The Default pool (used by MulAdd, Gemm and the example) lives for the
+	// whole process by design: start it first and ignore its workers, so
+	// that any pool a test forgets to Close is still reported.
+	core.Default()
+	goleak.VerifyTestMain(m, goleak.IgnoreCurrent())
 }

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/gofork/gofork/core"
@@ -77,9 +78,15 @@ func kernels() []struct {
 	}{{"best", bestKernel()}, {"go", kernelGo}}
 }
 
-// testPools returns pools of 1 and 2 workers; the caller closes them.
+// testPools returns pools of 1 and 2 workers and one of 3 HelpFirst workers
+// (more workers than cores, thieves take the first half of each Join); the
+// caller closes them.
 func testPools() []*core.Pool {
-	return []*core.Pool{core.New(core.WithWorkers(1)), core.New(core.WithWorkers(2))}
+	return []*core.Pool{
+		core.New(core.WithWorkers(1)),
+		core.New(core.WithWorkers(2)),
+		core.New(core.WithWorkers(3), core.WithPolicy(core.HelpFirst)),
+	}
 }
 
 func closePools(ps []*core.Pool) {
@@ -180,7 +187,7 @@ func TestMulTransposed(t *testing.T) {
 	}
 	for _, kn := range kernels() {
 		for _, p := range pools {
-			if testing.Short() && kn.name == "go" && p.Workers() == 1 {
+			if testing.Short() && kn.name == "go" && p.Workers() != 2 {
 				continue // covered by TestMul
 			}
 			for _, va := range views {
@@ -604,5 +611,38 @@ func TestSplitPoint(t *testing.T) {
 		if got := splitPoint(tc.x, tc.unit); got != tc.want {
 			t.Errorf("splitPoint(%d, %d) = %d, want %d", tc.x, tc.unit, got, tc.want)
 		}
+	}
+}
+
+// TestMulConcurrent runs several multiplies at once on one pool and on the
+// Default pool: packing buffers and blocks must not be shared between them.
+func TestMulConcurrent(t *testing.T) {
+	pool := core.New(core.WithWorkers(2))
+	defer pool.Close()
+	const callers = 4
+	type job struct {
+		a, b *mat.Dense
+		c    mat.Dense
+	}
+	jobs := make([]*job, callers)
+	rng := rand.New(rand.NewPCG(1, 1))
+	for i := range jobs {
+		jobs[i] = &job{a: randDense(rng, 70+i, 90), b: randDense(rng, 90, 50+3*i)}
+	}
+	var wg sync.WaitGroup
+	for i, j := range jobs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			opts := []Option{withGrain(1)}
+			if i%2 == 0 {
+				opts = append(opts, WithPool(pool))
+			}
+			Mul(&j.c, j.a, j.b, opts...)
+		}()
+	}
+	wg.Wait()
+	for _, j := range jobs {
+		checkProduct(t, &j.c, 1, j.a, j.b, 0, nil)
 	}
 }

@@ -13,6 +13,7 @@ import (
 var (
 	seedFlag  = flag.Int64("seed", -1, "run only this random-program seed (replays a failure printed by TestPrograms or TestSoak)")
 	seedsFlag = flag.Int("seeds", 0, "number of random-program seeds TestPrograms runs (0: 1000, 300 with -short, 200 with -race -short)")
+	leaveFlag = flag.Int("leaves", 0, "leaf-evaluation budget of each random program (0: 10000, 6000 with -short, 1500 with -race); printed with every failing seed")
 	soakFlag  = flag.Duration("soak", 0, "run TestSoak's random programs for this long (use with -timeout=0 or a -timeout longer than it)")
 )
 
@@ -32,6 +33,8 @@ func programConfig(seed uint64, leaves int) Config {
 
 func programLeaves() int {
 	switch {
+	case *leaveFlag > 0:
+		return *leaveFlag
 	case raceEnabled:
 		return 1500
 	case testing.Short():
@@ -64,8 +67,8 @@ func checkSeed(t *testing.T, seed uint64, leaves int, pools []*core.Pool) bool {
 		results[i] = prog.Parallel(pool)
 		if err := Check(want, results[i]); err != nil {
 			ok = false
-			t.Errorf("seed %d, P=%d: %v\nreplay: go test ./internal/forktest -run 'TestPrograms$' -seed=%d -v%s",
-				seed, pool.Workers(), err, seed, programText(prog))
+			t.Errorf("seed %d, P=%d: %v\nreplay: go test ./internal/forktest -run 'TestPrograms$' -seed=%d -leaves=%d -v%s",
+				seed, pool.Workers(), err, seed, leaves, programText(prog))
 		}
 	}
 	// No leaf of a finished run may start later, while the pools run the
@@ -73,8 +76,8 @@ func checkSeed(t *testing.T, seed uint64, leaves int, pools []*core.Pool) bool {
 	for i, res := range results {
 		if now := res.LeavesNow(); now != res.Leaves {
 			ok = false
-			t.Errorf("seed %d, P=%d: %d leaves started after Run returned\nreplay: go test ./internal/forktest -run 'TestPrograms$' -seed=%d -v",
-				seed, pools[i].Workers(), now-res.Leaves, seed)
+			t.Errorf("seed %d, P=%d: %d leaves started after Run returned\nreplay: go test ./internal/forktest -run 'TestPrograms$' -seed=%d -leaves=%d -v",
+				seed, pools[i].Workers(), now-res.Leaves, seed, leaves)
 		}
 	}
 	return ok
@@ -212,4 +215,38 @@ func TestSoak(t *testing.T) {
 		runs++
 	}
 	t.Logf("soak: %d programs x %d pools in %v, %d failing", runs, len(pools), time.Since(start).Round(time.Second), failures)
+}
+
+// TestProgramsConcurrent runs random programs from 8 goroutines at once on
+// shared pools, so that roots from outside meet each other in the pools'
+// queues and workers switch between programs.
+func TestProgramsConcurrent(t *testing.T) {
+	pools := newPools(t, []int{3})
+	pools = append(pools, core.Default())
+	const callers = 8
+	perCaller := 25
+	if raceEnabled {
+		perCaller = 8
+	}
+	leaves := programLeaves() / 2
+	done := make(chan struct{})
+	for c := range callers {
+		go func() {
+			defer func() { done <- struct{}{} }()
+			for k := range perCaller {
+				seed := uint64(3_000_000 + c*perCaller + k)
+				prog := Generate(seed, programConfig(seed, leaves))
+				want := prog.Serial()
+				for _, pool := range pools {
+					if err := Check(want, prog.Parallel(pool)); err != nil {
+						t.Errorf("seed %d, P=%d, beside %d other callers: %v\nreplay alone: go test ./internal/forktest -run 'TestPrograms$' -seed=%d -leaves=%d -v",
+							seed, pool.Workers(), callers-1, err, seed, leaves)
+					}
+				}
+			}
+		}()
+	}
+	for range callers {
+		<-done
+	}
 }

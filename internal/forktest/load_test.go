@@ -2,6 +2,7 @@ package forktest
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/binary"
 	"flag"
 	"fmt"
@@ -166,6 +167,10 @@ func sortHandler(sorter func([]int64)) http.Handler {
 func sortparSorter(xs []int64) { sortpar.Sort(xs) }
 func slicesSorter(xs []int64)  { slices.Sort(xs) }
 
+// The comparator forms: sortpar's parallel pdqsort against slices.SortFunc.
+func sortparFuncSorter(xs []int64) { sortpar.SortFunc(xs, cmp.Compare[int64]) }
+func slicesFuncSorter(xs []int64)  { slices.SortFunc(xs, cmp.Compare[int64]) }
+
 func encodeInts(xs []int64) []byte {
 	b := make([]byte, 8*len(xs))
 	for i, x := range xs {
@@ -263,7 +268,8 @@ func TestHTTPSort(t *testing.T) {
 }
 
 // BenchmarkHTTPSort measures the latency of the sorting handler under 64
-// concurrent clients, with sortpar.Sort and with slices.Sort (the baseline),
+// concurrent clients, with sortpar.Sort (radix on int64) against slices.Sort
+// and sortpar.SortFunc (parallel pdqsort) against slices.SortFunc,
 // and reports the median and 99th percentile in milliseconds.
 func BenchmarkHTTPSort(b *testing.B) {
 	const clients = 64
@@ -271,7 +277,10 @@ func BenchmarkHTTPSort(b *testing.B) {
 		for _, h := range []struct {
 			name   string
 			sorter func([]int64)
-		}{{"slices", slicesSorter}, {"sortpar", sortparSorter}} {
+		}{
+			{"slices", slicesSorter}, {"sortpar", sortparSorter},
+			{"slices.SortFunc", slicesFuncSorter}, {"sortpar.SortFunc", sortparFuncSorter},
+		} {
 			b.Run(fmt.Sprintf("n=%s/handler=%s", sizeName(n), h.name), func(b *testing.B) {
 				srv, client := newSortServer(b, h.sorter, clients)
 				var mu sync.Mutex

@@ -217,8 +217,10 @@ func (w *Worker) sleep(latch *frameHeader) (counted bool) {
 	}
 
 	start := time.Now()
+	w.stats.sleepingSince.Store(start.UnixNano())
 	<-w.wake
 	w.stats.idleNanos.Add(int64(time.Since(start)))
+	w.stats.sleepingSince.Store(0)
 	w.stats.sleeps.Add(1)
 
 	s.mu.Lock()

@@ -51,7 +51,13 @@ func (s Stats) Total() WorkerStats {
 func (p *Pool) Stats() Stats {
 	s := Stats{Workers: make([]WorkerStats, len(p.workers)), Uptime: time.Since(p.start)}
 	for i, w := range p.workers {
+		// Both loads race benignly with a worker waking up: the current
+		// sleep may be counted in neither or (for an instant) both.
 		idle := time.Duration(w.stats.idleNanos.Load())
+		if since := w.stats.sleepingSince.Load(); since != 0 {
+			idle += time.Since(time.Unix(0, since))
+		}
+		idle = min(idle, s.Uptime)
 		s.Workers[i] = WorkerStats{
 			Shares:        w.stats.shares.Load(),
 			Stolen:        w.stats.stolen.Load(),

@@ -41,6 +41,7 @@ type Worker struct {
 type workerStats struct {
 	shares, stolen, stealAttempts, roots, sleeps atomic.Uint64
 	idleNanos                                    atomic.Int64
+	sleepingSince                                atomic.Int64 // UnixNano of the current sleep's start, 0 when awake
 }
 
 // ID returns the worker's index in its pool, from 0 to Workers()-1.

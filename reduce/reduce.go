@@ -16,10 +16,11 @@ func count[I constraints.Integer](lo, hi I) uint64 {
 }
 
 // Reduce folds [lo, hi) to one value in parallel. The range is cut into
-// subranges by the partitioner named in opts; body(a, b, identity) folds each
-// subrange [a, b) and returns its result, and join(x, y) merges the results
-// of neighbouring subranges, x's before y's, until one value is left. An
-// empty range returns identity.
+// subranges by the partitioner named in opts; body(a, b, acc) folds the
+// subrange [a, b) into acc and returns the result, where acc is identity or
+// the result for the subrange that ended at a on the same worker, and
+// join(x, y) merges the results of neighbouring runs, x's before y's, until
+// one value is left. An empty range returns identity.
 //
 // join must be associative and identity its identity; join need not be
 // commutative. How the range is cut depends on the scheduling, so with a

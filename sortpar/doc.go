@@ -10,8 +10,9 @@
 // # Which algorithm runs when
 //
 // Every entry point first hands a slice shorter than the cutoff (8192
-// elements by default, WithCutoff to change) to the matching slices
-// function. Longer slices are scanned in parallel once: an already sorted
+// elements by default, 2048 for the stable sorts; WithCutoff to change) to
+// the matching slices function. Longer slices are scanned in parallel once:
+// an already sorted
 // slice is returned as it is and a reversed one (non-increasing; strictly
 // decreasing for the stable sorts) is reversed in parallel. Then:
 //
@@ -56,6 +57,9 @@
 // # Cutoffs
 //
 // The default thresholds are named constants in sort.go, measured on a
-// 2-core machine: below them one worker with package slices is as fast as
-// the parallel code.
+// 2-core machine against package slices with two workers: random 16-byte
+// records by SortFunc break even near 4096 elements and gain 1.3x at
+// 8192-16384; int64 radix loses at 8192 and gains 1.3x at 16384; the
+// buffered mergesort is 1.5x faster than slices.SortStableFunc from 2048
+// elements on, even on one worker.
 package sortpar

@@ -30,6 +30,10 @@ type config struct {
 	// grain: the smallest piece of a parallel loop (scan, merge, radix
 	// chunk); below it one worker does the piece alone.
 	grain int
+	// stableMin: stable sorts of slices at least this long use the
+	// buffered mergesort, whose serial leaf already beats
+	// slices.SortStableFunc (insertion sort plus in-place SymMerge).
+	stableMin int
 }
 
 // The measured defaults (see doc.go, "Cutoffs").
@@ -38,6 +42,7 @@ const (
 	defaultParPartition = 1 << 16
 	defaultRadixMin     = 1 << 14
 	defaultGrain        = 1 << 12
+	defaultStableMin    = 1 << 11
 )
 
 func defaultConfig() config {
@@ -46,6 +51,7 @@ func defaultConfig() config {
 		parPartition: defaultParPartition,
 		radixMin:     defaultRadixMin,
 		grain:        defaultGrain,
+		stableMin:    defaultStableMin,
 	}
 }
 
@@ -61,8 +67,8 @@ func WithPool(p *core.Pool) Option {
 // WithCutoff sets the length below which work is done serially by package
 // slices (and by the serial kernels inside a parallel sort). Smaller values
 // create more, smaller tasks; n must be at least 2. All other thresholds are
-// scaled from it: parallel partitioning starts at 8·n, the radix sort at n,
-// parallel loops and merges split down to n/2.
+// scaled from it: parallel partitioning starts at 8·n, the radix sort and the
+// stable mergesort at n, parallel loops and merges split down to n/2.
 func WithCutoff(n int) Option {
 	if n < 2 {
 		panic(fmt.Sprintf("sortpar: WithCutoff(%d): cutoff must be at least 2", n))
@@ -72,6 +78,7 @@ func WithCutoff(n int) Option {
 		c.parPartition = 8 * n
 		c.radixMin = n
 		c.grain = max(n/2, 1)
+		c.stableMin = n
 	}
 }
 
@@ -132,10 +139,6 @@ func SortFuncWith[S ~[]E, E any](x S, cmp func(a, b E) int, opts ...Option) {
 // equal but differ) it is the parallel mergesort of SortStableFunc with
 // cmp.Compare, so NaNs come first, in their original order.
 func SortStable[S ~[]E, E cmp.Ordered](x S) {
-	if len(x) < defaultCutoff {
-		slices.SortStableFunc(x, cmp.Compare[E])
-		return
-	}
 	c := newConfig(nil)
 	sortStableOrdered([]E(x), &c)
 }
@@ -153,7 +156,7 @@ func SortStableWith[S ~[]E, E cmp.Ordered](x S, opts ...Option) {
 // goroutines at once. If cmp panics, the panic reaches the caller and x
 // holds a permutation of its elements.
 func SortStableFunc[S ~[]E, E any](x S, cmp func(a, b E) int) {
-	if len(x) < defaultCutoff {
+	if len(x) < defaultStableMin {
 		slices.SortStableFunc(x, cmp)
 		return
 	}
@@ -209,7 +212,7 @@ func sortFunc[E any](x []E, cmp func(a, b E) int, c *config) {
 
 // sortStableFunc is SortStableFunc after option handling.
 func sortStableFunc[E any](x []E, cmp func(a, b E) int, c *config) {
-	if len(x) < c.cutoff {
+	if len(x) < c.stableMin {
 		slices.SortStableFunc(x, cmp)
 		return
 	}

@@ -67,8 +67,8 @@ func checkSeed(t *testing.T, seed uint64, leaves int, pools []*core.Pool) bool {
 		results[i] = prog.Parallel(pool)
 		if err := Check(want, results[i]); err != nil {
 			ok = false
-			t.Errorf("seed %d, P=%d: %v\nreplay: go test ./internal/forktest -run 'TestPrograms$' -seed=%d -leaves=%d -v%s",
-				seed, pool.Workers(), err, seed, leaves, programText(prog))
+			t.Errorf("seed %d, %s: %v\nreplay: go test ./internal/forktest -run 'TestPrograms(Policies)?$' -seed=%d -leaves=%d -v%s",
+				seed, poolName(pool), err, seed, leaves, programText(prog))
 		}
 	}
 	// No leaf of a finished run may start later, while the pools run the
@@ -76,11 +76,24 @@ func checkSeed(t *testing.T, seed uint64, leaves int, pools []*core.Pool) bool {
 	for i, res := range results {
 		if now := res.LeavesNow(); now != res.Leaves {
 			ok = false
-			t.Errorf("seed %d, P=%d: %d leaves started after Run returned\nreplay: go test ./internal/forktest -run 'TestPrograms$' -seed=%d -leaves=%d -v",
-				seed, pools[i].Workers(), now-res.Leaves, seed, leaves)
+			t.Errorf("seed %d, %s: %d leaves started after Run returned\nreplay: go test ./internal/forktest -run 'TestPrograms(Policies)?$' -seed=%d -leaves=%d -v",
+				seed, poolName(pools[i]), now-res.Leaves, seed, leaves)
 		}
 	}
 	return ok
+}
+
+// poolName names a pool in failure reports: its size, and its policy and
+// scheduler where they are not the defaults.
+func poolName(p *core.Pool) string {
+	s := fmt.Sprintf("P=%d", p.Workers())
+	if p.Policy() != core.WorkFirst {
+		s += " " + p.Policy().String()
+	}
+	if p.Scheduler() != core.Lazy {
+		s += " " + p.Scheduler().String()
+	}
+	return s
 }
 
 func programText(p *Program) string {
@@ -124,6 +137,37 @@ func TestPrograms(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestProgramsPolicies runs random programs on HelpFirst pools (Join lets
+// thieves take its first function) and on Busy pools (idle workers never
+// sleep). With -seed it replays that seed on these pools only.
+func TestProgramsPolicies(t *testing.T) {
+	pools := newPolicyPools(t)
+	if *seedFlag >= 0 {
+		checkSeed(t, uint64(*seedFlag), programLeaves(), pools)
+		return
+	}
+	for seed := range uint64(seedCount() / 3) {
+		checkSeed(t, seed, programLeaves(), pools)
+	}
+}
+
+// newPolicyPools returns pools with the non-default policy and scheduler.
+func newPolicyPools(t testing.TB) []*core.Pool {
+	var pools []*core.Pool
+	for _, o := range [][]core.Option{
+		{core.WithWorkers(1), core.WithPolicy(core.HelpFirst)},
+		{core.WithWorkers(2), core.WithPolicy(core.HelpFirst)},
+		{core.WithWorkers(5), core.WithPolicy(core.HelpFirst)},
+		{core.WithWorkers(2), core.WithScheduler(core.Busy)},
+		{core.WithWorkers(3), core.WithScheduler(core.Busy), core.WithPolicy(core.HelpFirst)},
+	} {
+		p := core.New(o...)
+		pools = append(pools, p)
+		t.Cleanup(p.Close)
+	}
+	return pools
 }
 
 // TestProgramsCoverage checks that the generator makes what the suite claims
@@ -190,8 +234,9 @@ func TestGenerateDeterministic(t *testing.T) {
 	}
 }
 
-// TestSoak runs random programs at random worker counts for -soak (default:
-// skipped), printing the seed of any failure for -seed to replay.
+// TestSoak runs random seeds on the pools of TestPrograms and
+// TestProgramsPolicies for as long as -soak says (skipped without it),
+// printing the seed of any failure for -seed to replay.
 func TestSoak(t *testing.T) {
 	if *soakFlag <= 0 {
 		t.Skip("soak disabled; run with -soak=10m -timeout=0")
@@ -201,7 +246,7 @@ func TestSoak(t *testing.T) {
 		end = d.Add(-30 * time.Second)
 		t.Logf("soak shortened to end before the test deadline (-timeout); use -timeout=0")
 	}
-	pools := newPools(t, workerCounts)
+	pools := append(newPools(t, workerCounts), newPolicyPools(t)...)
 	rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 1))
 	runs, failures := 0, 0
 	start := time.Now()

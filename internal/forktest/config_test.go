@@ -192,3 +192,31 @@ func TestCloseWhileRunning(t *testing.T) {
 		t.Errorf("Run on a closed pool: panic %v, want one saying the pool is closed", v)
 	}
 }
+
+// chain is a Join recursion depth levels deep whose stealable half is a small
+// fib: the deques grow far past their initial slots while thieves take
+// frames at every depth.
+func chain(w *core.Worker, depth int) int {
+	if depth == 0 {
+		return 0
+	}
+	a, b := core.Join(w, chain, depth-1, fibJoin, 6)
+	return a + b
+}
+
+// TestDeepJoin runs Join recursions tens of thousands of levels deep.
+func TestDeepJoin(t *testing.T) {
+	t.Cleanup(func() { goleak.VerifyNone(t, leakOpts...) })
+	depth := 50000
+	if raceEnabled {
+		depth = 5000
+	}
+	want := depth * fibSerial(6)
+	for _, pool := range newPools(t, []int{1, 2, 4, 7}) {
+		for range 3 {
+			if got := core.Run(pool, func(w *core.Worker) int { return chain(w, depth) }); got != want {
+				t.Fatalf("P=%d: chain of %d Joins = %d, want %d", pool.Workers(), depth, got, want)
+			}
+		}
+	}
+}

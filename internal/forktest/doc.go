@@ -18,16 +18,19 @@
 //     serial interpreter found reachable (it records them instead of
 //     panicking), and no leaf of it may still run after Parallel returns.
 //
-// The tests run a few hundred seeds at 1, 2, 4, 8 and 16 workers (more
-// workers than the machine has CPUs, on purpose). For longer runs:
+// The tests run a few hundred seeds at 1, 2, 4, 8 and 16 workers (more workers
+// than the machine has CPUs, on purpose), and on HelpFirst and Busy pools.
+// For longer runs:
 //
-//	go test ./internal/forktest -run Soak -soak=10m -timeout=0
+//	go test ./internal/forktest -run 'TestSoak$' -soak=10m -timeout=0 -v
+//	go test ./internal/forktest -race -run 'TestSoak$' -soak=10m -timeout=0 -v
 //
-// runs random seeds for ten minutes and prints the seed of any failure, which
+// run random seeds for ten minutes and print any failure with the command
+// that replays it, such as
 //
-//	go test ./internal/forktest -run TestPrograms -seed=N -v
+//	go test ./internal/forktest -run 'TestPrograms(Policies)?$' -seed=N -leaves=L -v
 //
-// replays.
+// (a program depends on its seed and its leaf budget -leaves, nothing else).
 //
 // # The other tests
 //
@@ -35,8 +38,12 @@
 // reduce join) and cancels contexts in the middle of loops; load_test.go runs
 // 256 goroutines of mixed parallel calls on the Default pool under a
 // watchdog, and an HTTP server whose handler sorts with sortpar;
-// memory_test.go bounds the peak heap of fib and UTS at P workers by a
-// constant times P times the peak at one worker; config_test.go changes
-// GOMAXPROCS during runs, oversubscribes the CPUs and closes pools while
-// other goroutines call Run.
+// memory_test.go bounds the peak footprint (heap objects and goroutine
+// stacks) of fib and of a deep UTS tree at P workers by a constant times P
+// times the footprint at one worker; config_test.go changes GOMAXPROCS during
+// runs, oversubscribes the CPUs, nests pools, recurses 50000 Joins deep and
+// closes pools while other goroutines call Run.
+//
+// FuzzDeque, the model-based fuzz target of the deque, lives in package core
+// (it needs the deque's internals).
 package forktest

@@ -1,9 +1,17 @@
 package core
 
 import (
+	"errors"
 	"fmt"
 	"runtime/debug"
 )
+
+// ErrGoexit is the value of the *PanicError that Run raises when a task
+// called runtime.Goexit (as t.FailNow and t.Fatal do). The goroutine that
+// called it ends as Goexit demands; gofork completes the task and everything
+// waiting on it with this error and gives the worker a fresh goroutine, so
+// nothing hangs.
+var ErrGoexit = errors.New("core: runtime.Goexit called in a task (t.Fatal or t.FailNow inside a task?)")
 
 // A PanicError is what Run panics with when a task panicked: the value the
 // task panicked with and the stack of the goroutine where it happened, taken

@@ -28,8 +28,7 @@ type Pool struct {
 	// can tell a call from inside a task. Open addressing, linear probing;
 	// written before the pool is returned by New, except that a worker marks
 	// its entry dead (1) as it exits.
-	gtab  []gEntry
-	gmask uintptr
+	gtab atomic.Pointer[gTable]
 
 	topology *Topology       // the machine the workers are placed on
 	cpus     []int           // cpus[i]: worker i's CPU in topology
@@ -40,6 +39,18 @@ type Pool struct {
 	isDefault bool
 	start     time.Time
 	closeOnce sync.Once
+}
+
+// gTable is an open-addressing table of worker goroutines, replaced as a
+// whole when it fills with tombstones.
+type gTable struct {
+	entries []gEntry
+	mask    uintptr
+}
+
+func newGTable(size int) *gTable {
+	size = 1 << bits.Len(uint(size-1))
+	return &gTable{entries: make([]gEntry, size), mask: uintptr(size - 1)}
 }
 
 type gEntry struct {
@@ -73,9 +84,7 @@ func New(opts ...Option) *Pool {
 
 	p.placeWorkers()
 
-	size := uintptr(1) << bits.Len(uint(2*n))
-	p.gtab = make([]gEntry, size)
-	p.gmask = size - 1
+	p.gtab.Store(newGTable(4 * n))
 
 	var ready sync.WaitGroup
 	ready.Add(n)
@@ -157,26 +166,55 @@ func splitmix(x uint64) uint64 {
 
 func gHash(g uintptr) uintptr { return uintptr((uint64(g) * 0x9E3779B97F4A7C15) >> 32) }
 
-// register records the calling worker goroutine in gtab.
+// register records the calling goroutine as w's in gtab. A worker whose
+// goroutine was replaced (runtime.Goexit in a task) gets a new entry; its old
+// one stays dead (1), a tombstone that keeps probe chains intact. The table
+// has room for 2*Workers entries and grows when tombstones fill it.
 func (p *Pool) register(w *Worker) {
 	g := curg()
-	p.inj.mu.Lock() // serialises the registering goroutines
-	for i := gHash(g) & p.gmask; ; i = (i + 1) & p.gmask {
-		e := &p.gtab[i]
+	p.inj.mu.Lock() // serialises registering goroutines
+	defer p.inj.mu.Unlock()
+	t := p.gtab.Load()
+	used := 0
+	for i := range t.entries {
+		if t.entries[i].g.Load() != 0 {
+			used++
+		}
+	}
+	if 2*(used+1) > len(t.entries) {
+		// Copy the live entries into a fresh table (tombstones dropped).
+		// Readers of the old table still find every live worker there.
+		nt := newGTable(4 * len(p.workers))
+		for i := range t.entries {
+			if e := &t.entries[i]; e.g.Load() > 1 {
+				nt.insert(e.g.Load(), e.w)
+			}
+		}
+		p.gtab.Store(nt)
+		t = nt
+	}
+	t.insert(g, w)
+}
+
+func (t *gTable) insert(g uintptr, w *Worker) {
+	for i := gHash(g) & t.mask; ; i = (i + 1) & t.mask {
+		e := &t.entries[i]
 		if e.g.Load() == 0 {
 			e.w = w
 			e.g.Store(g) // publishes e.w; pairs with the Load in workerOf
-			break
+			return
 		}
 	}
-	p.inj.mu.Unlock()
 }
 
 // forget marks w's entry dead as its goroutine exits, so that a goroutine
 // that later reuses the same g structure is not taken for the worker.
 func (p *Pool) forget(w *Worker) {
-	for i := range p.gtab {
-		if e := &p.gtab[i]; e.w == w {
+	p.inj.mu.Lock()
+	defer p.inj.mu.Unlock()
+	t := p.gtab.Load()
+	for i := range t.entries {
+		if e := &t.entries[i]; e.w == w && e.g.Load() > 1 {
 			e.g.Store(1)
 		}
 	}
@@ -184,8 +222,9 @@ func (p *Pool) forget(w *Worker) {
 
 // workerOf returns the worker whose goroutine has curg value g, or nil.
 func (p *Pool) workerOf(g uintptr) *Worker {
-	for i := gHash(g) & p.gmask; ; i = (i + 1) & p.gmask {
-		e := &p.gtab[i]
+	t := p.gtab.Load()
+	for i := gHash(g) & t.mask; ; i = (i + 1) & t.mask {
+		e := &t.entries[i]
 		switch e.g.Load() {
 		case g:
 			return e.w

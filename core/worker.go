@@ -70,8 +70,21 @@ const (
 // loop is the body of a worker goroutine.
 func (w *Worker) loop() {
 	p := w.pool
-	defer p.exited.Done()
-	defer p.forget(w)
+	quitting := false
+	defer func() {
+		p.forget(w)
+		if quitting {
+			p.exited.Done()
+			return
+		}
+		// A task called runtime.Goexit: every task on this goroutine has
+		// been completed with ErrGoexit (runTask), but the goroutine is
+		// ending. A fresh one takes over the worker and its deque.
+		go func() {
+			p.register(w)
+			w.loop()
+		}()
+	}()
 	counted := false
 	for {
 		if w.search(nil, -1, counted) {
@@ -80,6 +93,7 @@ func (w *Worker) loop() {
 		}
 		if p.quit.Load() {
 			w.publish()
+			quitting = true
 			return
 		}
 		counted = w.sleep(nil)
@@ -199,43 +213,55 @@ func (w *Worker) next() uint64 {
 func (w *Worker) runStolen(h *frameHeader, owner int) {
 	h.thief.Store(int32(w.id + 1)) // tell the owner whom to steal back from
 	w.stolen++
-	depth := w.dq.head
-	pe := w.execute(h.job)
-	if pe != nil {
-		w.unwind(depth)
-	}
-	h.panicked = pe
-	p := w.pool
-	// Subtle: once state is frameDone the owner may reuse the frame, so
-	// nothing below may touch h.
-	if h.state.Swap(frameDone) == frameSleeping { // publish res and panicked; pairs with state.Load in waitStolen
-		p.wakeWorker(owner)
-	}
-	w.publish()
+	w.runTask(h.job, h, owner, nil)
 }
 
 // runRoot runs a root submitted by Run or RunOn and wakes its caller.
 func (w *Worker) runRoot(r *rootHeader) {
 	w.roots++
-	depth := w.dq.head
-	pe := w.execute(r.job)
-	if pe != nil {
-		w.unwind(depth)
-	}
-	r.panicked = pe
-	w.publish()
-	r.done <- struct{}{} // publishes the result; the caller's receive pairs with it
+	w.runTask(r.job, nil, -1, r)
 }
 
-// execute runs j and returns what it panicked with, if anything.
-func (w *Worker) execute(j frameJob) (pe *PanicError) {
+// runTask runs a task, the stolen frame h of owner or the root r, and
+// completes it whatever happens: normally, by a panic (recovered, kept for
+// whoever waits), or by runtime.Goexit (which cannot be stopped: the task is
+// completed with ErrGoexit from the deferred call, and the worker's goroutine
+// is replaced, see loop). After a panic or Goexit the frames the task left in
+// the deque are dropped or waited for (unwind).
+func (w *Worker) runTask(j frameJob, h *frameHeader, owner int, r *rootHeader) {
+	depth := w.dq.head
+	normal := false
 	defer func() {
-		if v := recover(); v != nil {
-			pe = wrapPanic(v)
+		if normal {
+			return
 		}
+		v := recover()
+		if v == nil { // runtime.Goexit: recover returns nil only then (panic(nil) is a *runtime.PanicNilError)
+			v = ErrGoexit
+		}
+		pe := wrapPanic(v)
+		w.unwind(depth)
+		w.complete(h, owner, r, pe)
 	}()
 	j.execute(w)
-	return nil
+	normal = true
+	w.complete(h, owner, r, nil)
+}
+
+// complete publishes a task's end to whoever waits for it.
+func (w *Worker) complete(h *frameHeader, owner int, r *rootHeader, pe *PanicError) {
+	w.publish()
+	if r != nil {
+		r.panicked = pe
+		r.done <- struct{}{} // publishes the result; the caller's receive pairs with it
+		return
+	}
+	h.panicked = pe
+	// Subtle: once state is frameDone the owner may reuse the frame, so
+	// nothing below may touch h.
+	if h.state.Swap(frameDone) == frameSleeping { // publish res and panicked; pairs with state.Load in waitStolen
+		w.pool.wakeWorker(owner)
+	}
 }
 
 // waitStolen waits until the stolen frame h at slot i of w's deque completes,

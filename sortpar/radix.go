@@ -10,16 +10,17 @@ import (
 // Parallel radix sort for integer and float keys: one MSD pass over main
 // memory, then LSD inside the cache.
 //
-// Keys. The elements are first mapped in place to unsigned keys that order
-// like the values (keyKind): the sign bit flipped for signed integers; for
-// floats the usual IEEE-754 map (negative: all bits flipped, positive: sign
-// bit set) followed by adding 2^m-1 (m mantissa bits) modulo 2^w, which
-// rotates the positive NaNs below the negative NaNs and both below -Inf.
-// Every NaN then sorts first, as in slices.Sort. The maps are bijections;
-// each finished range is mapped back while it is still in cache (unmap), so
-// undoing them costs no extra trip to memory. The mapping pass also ORs
-// together key ^ key[0], so bytes that are equal in every key are known and
-// never sorted on.
+// Keys. Unsigned integers are their own keys. Signed integers are too,
+// except that the top byte's digit has its top bit flipped (topFlip), which
+// orders negative values first without touching the data. Floats are mapped
+// in place to unsigned keys that order like the values: the usual IEEE-754
+// map (negative: all bits flipped, positive: sign bit set) followed by
+// adding 2^m-1 (m mantissa bits) modulo 2^w, which rotates the positive NaNs
+// below the negative NaNs and both below -Inf. Every NaN then sorts first,
+// as in slices.Sort. The map is a bijection; each finished range is mapped
+// back while it is still in cache (unmap), so undoing it costs no extra
+// trip to memory. The first pass also ORs together key ^ key[0], so bytes
+// that are equal in every key are known and never sorted on.
 //
 // Sorting. A range longer than lsdMax is split on its most significant
 // byte that is not the same everywhere: count (per chunk, in parallel), an
@@ -45,21 +46,21 @@ type radixKey interface {
 // radixCtx is shared, read-only, by every task of one radix sort.
 type radixCtx[K radixKey] struct {
 	kind     keyKind
-	sign     K   // the top bit
-	nanShift K   // 2^mantissa - 1, for floats
-	diff     K   // OR of key ^ key[0] over all keys: bit set = bit varies
-	lsdMax   int // ranges this short are LSD sorted by one worker
-	parMin   int // ranges this long count and scatter in parallel
+	sign     K     // the top bit
+	nanShift K     // 2^mantissa - 1, for floats
+	diff     K     // OR of key ^ key[0] over all keys: bit set = bit varies
+	topShift uint  // shift of the most significant byte
+	topFlip  uint8 // XORed into that byte's digit: 0x80 for signed integers
+	signFlip K     // XORed into keys before comparing them whole: sign for signed
+	lsdMax   int   // ranges this short are LSD sorted by one worker
+	parMin   int   // ranges this long count and scatter in parallel
 	grain    int
 	workers  int
 }
 
-// toKey maps an element's bits to its key.
+// toKey maps an element's bits to its key (floats only change).
 func (rc *radixCtx[K]) toKey(v K) K {
-	switch rc.kind {
-	case keySigned:
-		return v ^ rc.sign
-	case keyFloat:
+	if rc.kind == keyFloat {
 		if v&rc.sign != 0 {
 			v = ^v
 		} else {
@@ -70,15 +71,10 @@ func (rc *radixCtx[K]) toKey(v K) K {
 	return v
 }
 
-// unmap turns the keys of s back into elements. The sorts call it on each
-// finished range while the range is still in cache.
+// unmap turns the keys of s back into elements (floats only change). The
+// sorts call it on each finished range while the range is still in cache.
 func (rc *radixCtx[K]) unmap(s []K) {
-	switch rc.kind {
-	case keySigned:
-		for j, v := range s {
-			s[j] = v ^ rc.sign
-		}
-	case keyFloat:
+	if rc.kind == keyFloat {
 		sign, shift := rc.sign, rc.nanShift
 		for j, v := range s {
 			v -= shift
@@ -89,6 +85,14 @@ func (rc *radixCtx[K]) unmap(s []K) {
 			}
 		}
 	}
+}
+
+// flip returns what to XOR into the digit of the byte at shift.
+func (rc *radixCtx[K]) flip(shift uint) uint8 {
+	if shift == rc.topShift {
+		return rc.topFlip
+	}
+	return 0
 }
 
 // lsdMaxBytes bounds a range for the in-cache LSD sort: range plus
@@ -112,6 +116,11 @@ func radixSort[K radixKey](x []K, kind keyKind, c *config) {
 		parMin:   max(4*c.grain, 2),
 		grain:    c.grain,
 		workers:  c.pool.Workers(),
+		topShift: width - 8,
+	}
+	if kind == keySigned {
+		rc.topFlip = 0x80
+		rc.signFlip = rc.sign
 	}
 	if c.radixMin < defaultRadixMin { // tests: make the MSD levels reachable
 		rc.lsdMax = max(c.radixMin, 2)
@@ -125,7 +134,7 @@ func radixSort[K radixKey](x []K, kind keyKind, c *config) {
 			lo, hi := chunkBounds(n, k, i)
 			s := x[lo:hi]
 			var diff K
-			if kind == keyUnsigned {
+			if kind != keyFloat {
 				for _, v := range s {
 					diff |= v ^ first
 				}
@@ -224,15 +233,16 @@ func msdSplit[K radixKey](w *core.Worker, rc *radixCtx[K], src, dst, target []K,
 		if uint8(rc.diff>>shift) == 0 {
 			continue // the same in every key of the whole slice
 		}
+		fx := rc.flip(shift)
 		parFor(w, k, func(_ *core.Worker, i int) {
 			lo, hi := chunkBounds(n, k, i)
 			cnt := &counts[i]
 			*cnt = [256]int{}
 			for _, v := range src[lo:hi] {
-				cnt[uint8(v>>shift)]++
+				cnt[uint8(v>>shift)^fx]++
 			}
 		})
-		b0 := uint8(src[0] >> shift)
+		b0 := uint8(src[0]>>shift) ^ fx
 		total := 0
 		for i := range k {
 			total += counts[i][b0]
@@ -245,6 +255,7 @@ func msdSplit[K radixKey](w *core.Worker, rc *radixCtx[K], src, dst, target []K,
 		return d, nil, false
 	}
 	shift := uint(d) * 8
+	fx := rc.flip(shift)
 	starts = new([257]int)
 	sum := 0
 	for b := range 256 {
@@ -265,7 +276,7 @@ func msdSplit[K radixKey](w *core.Worker, rc *radixCtx[K], src, dst, target []K,
 				for j >= starts[b+1] {
 					b++
 				}
-				target[j] = rest | K(b)<<shift
+				target[j] = rest | K(uint8(b)^fx)<<shift
 			}
 			rc.unmap(target[lo:hi])
 		})
@@ -275,7 +286,7 @@ func msdSplit[K radixKey](w *core.Worker, rc *radixCtx[K], src, dst, target []K,
 		lo, hi := chunkBounds(n, k, i)
 		off := &counts[i]
 		for _, v := range src[lo:hi] {
-			b := uint8(v >> shift)
+			b := uint8(v>>shift) ^ fx
 			dst[off[b]] = v
 			off[b]++
 		}
@@ -305,8 +316,9 @@ const lsdInsertion = 32
 func lsd[K radixKey](rc *radixCtx[K], a, b []K, d int, inA bool) {
 	n := len(a)
 	if n <= lsdInsertion {
+		sf := rc.signFlip
 		for i := 1; i < n; i++ {
-			for j := i; j > 0 && a[j] < a[j-1]; j-- {
+			for j := i; j > 0 && a[j]^sf < a[j-1]^sf; j-- {
 				a[j], a[j-1] = a[j-1], a[j]
 			}
 		}
@@ -319,23 +331,24 @@ func lsd[K radixKey](rc *radixCtx[K], a, b []K, d int, inA bool) {
 	// One pass counts every byte.
 	// Bytes that vary somewhere in the whole slice; one pass counts them.
 	var pass [8]uint
+	var fxs [8]uint8
 	np := 0
 	for p := 0; p <= d; p++ {
 		if shift := uint(p) * 8; uint8(rc.diff>>shift) != 0 {
-			pass[np] = shift
+			pass[np], fxs[np] = shift, rc.flip(shift)
 			np++
 		}
 	}
 	var hist [8][256]int
 	for _, v := range a {
 		for i, shift := range pass[:np] {
-			hist[i][uint8(v>>shift)]++
+			hist[i][uint8(v>>shift)^fxs[i]]++
 		}
 	}
 	src, dst := a, b
 	for i, shift := range pass[:np] {
-		h := &hist[i]
-		if h[uint8(src[0]>>shift)] == n {
+		h, fx := &hist[i], fxs[i]
+		if h[uint8(src[0]>>shift)^fx] == n {
 			continue // the same byte everywhere in this range
 		}
 		sum := 0
@@ -344,7 +357,7 @@ func lsd[K radixKey](rc *radixCtx[K], a, b []K, d int, inA bool) {
 			sum += c
 		}
 		for _, v := range src {
-			by := uint8(v >> shift)
+			by := uint8(v>>shift) ^ fx
 			dst[h[by]] = v
 			h[by]++
 		}

@@ -55,11 +55,16 @@ const scanBlock = 1 << 10
 // reverse runs with no equal neighbours). Each scan stops at the first
 // failing pair, so on unordered input both answers cost next to nothing.
 func scanOrdered[E cmp.Ordered](x []E, strict bool, c *config) (sorted, reversed bool) {
+	// The loops range over x[lo-1:hi] keeping the previous element, so they
+	// carry no bounds checks.
 	sorted = allPairs(len(x), c, func(lo, hi int) bool {
-		for i := lo; i < hi; i++ {
-			if cmp.Less(x[i], x[i-1]) {
+		s := x[lo-1 : hi]
+		prev := s[0]
+		for _, v := range s[1:] {
+			if cmp.Less(v, prev) {
 				return false
 			}
+			prev = v
 		}
 		return true
 	})
@@ -67,10 +72,13 @@ func scanOrdered[E cmp.Ordered](x []E, strict bool, c *config) (sorted, reversed
 		return true, false
 	}
 	reversed = allPairs(len(x), c, func(lo, hi int) bool {
-		for i := lo; i < hi; i++ {
-			if cmp.Less(x[i-1], x[i]) || (strict && !cmp.Less(x[i], x[i-1])) {
+		s := x[lo-1 : hi]
+		prev := s[0]
+		for _, v := range s[1:] {
+			if cmp.Less(prev, v) || (strict && !cmp.Less(v, prev)) {
 				return false
 			}
+			prev = v
 		}
 		return true
 	})
@@ -80,8 +88,9 @@ func scanOrdered[E cmp.Ordered](x []E, strict bool, c *config) (sorted, reversed
 // scanFunc is scanOrdered for a comparison function.
 func scanFunc[E any](x []E, cmpf func(a, b E) int, strict bool, c *config) (sorted, reversed bool) {
 	sorted = allPairs(len(x), c, func(lo, hi int) bool {
-		for i := lo; i < hi; i++ {
-			if cmpf(x[i], x[i-1]) < 0 {
+		s := x[lo-1 : hi]
+		for i := 1; i < len(s); i++ {
+			if cmpf(s[i], s[i-1]) < 0 {
 				return false
 			}
 		}
@@ -91,8 +100,9 @@ func scanFunc[E any](x []E, cmpf func(a, b E) int, strict bool, c *config) (sort
 		return true, false
 	}
 	reversed = allPairs(len(x), c, func(lo, hi int) bool {
-		for i := lo; i < hi; i++ {
-			if r := cmpf(x[i], x[i-1]); r > 0 || (strict && r == 0) {
+		s := x[lo-1 : hi]
+		for i := 1; i < len(s); i++ {
+			if r := cmpf(s[i], s[i-1]); r > 0 || (strict && r == 0) {
 				return false
 			}
 		}

@@ -4,9 +4,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"testing"
-
-	"github.com/gofork/gofork/core"
-	"gonum.org/v1/gonum/mat"
 )
 
 // BenchmarkKernel measures a micro-kernel alone on panels that sit in L1:
@@ -37,8 +34,6 @@ func BenchmarkKernel(b *testing.B) {
 // the recursion can stop at; it decides leafVolMax and leafVolMin.
 func BenchmarkLeaf(b *testing.B) {
 	rng := rand.New(rand.NewPCG(1, 1))
-	pool := core.New(core.WithWorkers(1))
-	defer pool.Close()
 	for _, kn := range kernels() {
 		for _, s := range []shape{{64, 64, 64}, {96, 128, 96}, {128, 128, 128}, {128, 256, 128}, {128, 256, 256}, {256, 256, 256}, {256, 256, 512}, {512, 256, 512}, {512, 512, 512}, {1024, 256, 1024}} {
 			b.Run(fmt.Sprintf("kernel=%s/%dx%dx%d", kn.name, s.m, s.k, s.n), func(b *testing.B) {
@@ -54,7 +49,6 @@ func BenchmarkLeaf(b *testing.B) {
 			})
 		}
 	}
-	_ = mat.Dense{}
 }
 
 // BenchmarkPack measures packing a kc x kc block out of a 1024-wide matrix

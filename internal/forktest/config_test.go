@@ -220,3 +220,41 @@ func TestDeepJoin(t *testing.T) {
 		}
 	}
 }
+
+// TestPoolChurn creates and closes pools in a loop from several goroutines
+// at once, each pool running a few jobs, while other goroutines use the
+// Default pool: worker goroutines come and go (and their g structures are
+// reused), and no pool may mistake a new goroutine for one of its workers.
+func TestPoolChurn(t *testing.T) {
+	t.Cleanup(func() { goleak.VerifyNone(t, leakOpts...) })
+	pools := 100
+	if raceEnabled {
+		pools = 30
+	}
+	want := fibSerial(12)
+	var wg sync.WaitGroup
+	errs := make(chan string, 8)
+	for g := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range pools {
+				pool := core.New(core.WithWorkers(1 + (g+i)%5))
+				for range 3 {
+					if got := core.Run(pool, func(w *core.Worker) int { return fibJoin(w, 12) }); got != want {
+						errs <- fmt.Sprintf("goroutine %d pool %d: fib(12) = %d", g, i, got)
+					}
+				}
+				pool.Close()
+				if got := core.Run(core.Default(), func(w *core.Worker) int { return fibJoin(w, 12) }); got != want {
+					errs <- fmt.Sprintf("goroutine %d: Default fib(12) = %d", g, got)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for msg := range errs {
+		t.Error(msg)
+	}
+}

@@ -85,6 +85,13 @@ func qsRun[E any](w *core.Worker, t qsTask[E]) struct{} {
 				return struct{}{}
 			}
 		}
+		// Long ranges take the median of a pseudo-random sample instead:
+		// the ninther's fixed positions can all land on extremes of a
+		// periodic input (sawtooth), and a bad split this high serializes
+		// the sort.
+		if length >= sampleMin {
+			pivot = sampleMedian(data, a, b, cmp)
+		}
 		// data[a-1] is the pivot of an enclosing partition (or an element
 		// equal to one), fixed for the rest of the sort: no race reading it.
 		// If it is not less than our pivot, the range holds many copies of
@@ -113,4 +120,28 @@ func qsRun[E any](w *core.Worker, t qsTask[E]) struct{} {
 		core.Join(w, c.run, left, c.run, right)
 		return struct{}{}
 	}
+}
+
+// sampleMin is the range length from which qsRun picks its pivot as the
+// median of pivotSamples pseudo-random elements.
+const sampleMin = 1 << 14
+
+// pivotSamples is the sample size of sampleMedian (odd).
+const pivotSamples = 31
+
+// sampleMedian returns the index of the median of pivotSamples elements of
+// data[a:b] at pseudo-random positions (seeded by the range, so runs are
+// reproducible). It costs about pivotSamples²/4 comparisons.
+func sampleMedian[E any](data []E, a, b int, cmp func(a, b E) int) int {
+	var idx [pivotSamples]int
+	r := xorshift(uint64(a)*0x9E3779B97F4A7C15 ^ uint64(b) | 1)
+	for i := range idx {
+		idx[i] = a + int(r.Next()%uint64(b-a))
+	}
+	for i := 1; i < len(idx); i++ {
+		for j := i; j > 0 && cmp(data[idx[j]], data[idx[j-1]]) < 0; j-- {
+			idx[j], idx[j-1] = idx[j-1], idx[j]
+		}
+	}
+	return idx[pivotSamples/2]
 }

@@ -257,7 +257,7 @@ func TestIsSorted(t *testing.T) {
 // SortFunc: the comparator decides values lazily so as to make every pivot
 // bad. The comparison count must stay O(n log n).
 func TestAdversary(t *testing.T) {
-	n := 10000
+	n := 2*sampleMin + 1 // the sampled pivots too
 	if testing.Short() || raceEnabled {
 		n = 3000
 	}

@@ -42,7 +42,7 @@ var spawnKernels = []struct {
 	name string
 	f    func(*state, uint32) state
 }{
-	{"spawn", spawn},
+	{"spawn", func(p *state, i uint32) (c state) { spawn(p, i, &c); return c }},
 	{"generic", spawnGeneric},
 }
 

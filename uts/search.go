@@ -70,7 +70,8 @@ func (r *rule) serial(s state, h, n int, res *Result) {
 	res.Nodes += int64(n)
 	res.MaxDepth = max(res.MaxDepth, h+1)
 	for i := range n {
-		c := spawn(&s, uint32(i))
+		var c state
+		spawn(&s, uint32(i), &c)
 		k := r.numChildren(&c, h+1)
 		if k == 0 {
 			res.Leaves++
@@ -91,6 +92,7 @@ func (r *rule) serial(s state, h, n int, res *Result) {
 // larger half is the one left for thieves; a smaller one is walked in
 // order, forking each internal child against the rest of the range.
 func Search(t Tree, opts ...Option) Result {
+	r := compile(t)
 	var o options
 	for _, opt := range opts {
 		opt(&o)
@@ -98,7 +100,6 @@ func Search(t Tree, opts ...Option) Result {
 	if o.pool == nil {
 		o.pool = core.Default()
 	}
-	r := compile(t)
 	root := rootState(uint32(t.Seed))
 	n := r.numChildren(&root, 0)
 	res := Result{Nodes: 1}
@@ -120,38 +121,46 @@ type span struct {
 
 // children counts the children lo..hi-1 of a node and their subtrees.
 func children(w *core.Worker, sp span) Result {
-	if sp.hi-sp.lo >= splitMin {
-		// Binary split. Join runs its first function at once and leaves
-		// the second to thieves: give them the larger half.
-		mid := sp.lo + (sp.hi-sp.lo)/2
-		left, right := sp, sp
-		left.hi, right.lo = mid, mid
-		a, b := core.Join(w, children, left, children, right)
-		return a.add(b)
-	}
 	var res Result
-	h := int(sp.depth) + 1
-	for i := sp.lo; i < sp.hi; i++ {
-		c := spawn(&sp.s, uint32(i))
-		res.Nodes++
-		k := sp.r.numChildren(&c, h)
-		if k == 0 {
-			res.Leaves++
-			continue
+	for {
+		if sp.hi-sp.lo >= splitMin {
+			// Binary split. Join runs its first function at once and leaves
+			// the second to thieves: give them the larger half.
+			mid := sp.lo + (sp.hi-sp.lo)/2
+			left, right := sp, sp
+			left.hi, right.lo = mid, mid
+			a, b := core.Join(w, children, left, children, right)
+			return res.add(a).add(b)
 		}
-		sub := span{r: sp.r, s: c, depth: int32(h), lo: 0, hi: int32(k)}
+		h := sp.depth + 1
+		if sp.hi > sp.lo {
+			res.MaxDepth = max(res.MaxDepth, int(h))
+		}
+		i := sp.lo
+		var c state
+		k := 0
+		for ; i < sp.hi; i++ {
+			spawn(&sp.s, uint32(i), &c)
+			if k = sp.r.numChildren(&c, int(h)); k != 0 {
+				break
+			}
+			res.Leaves++
+		}
+		if i == sp.hi {
+			res.Nodes += int64(sp.hi - sp.lo)
+			return res
+		}
+		// Child i is internal: it and the children before it are counted
+		// here, the rest of the range by whoever runs it.
+		res.Nodes += int64(i + 1 - sp.lo)
+		sub := span{r: sp.r, s: c, depth: h, lo: 0, hi: int32(k)}
 		if i+1 == sp.hi {
-			res.MaxDepth = h
-			return res.add(children(w, sub))
+			sp = sub // the last child: go on with its children, no call
+			continue
 		}
 		rest := sp
 		rest.lo = i + 1
 		a, b := core.Join(w, children, sub, children, rest)
-		res.MaxDepth = h
 		return res.add(a).add(b)
 	}
-	if res.Nodes > 0 {
-		res.MaxDepth = h
-	}
-	return res
 }

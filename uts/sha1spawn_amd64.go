@@ -23,11 +23,14 @@ var hasSHANI = func() bool {
 	return c1&sse41 != 0 && b7&sha != 0
 }()
 
-// spawn returns the state of child i of the node with state p.
-func spawn(p *state, i uint32) (c state) {
+// spawn sets *c to the state of child i of the node with state p. It
+// writes in place because a returned state would be copied with 16-byte
+// moves that straddle the kernel's two stores, and a store-forwarding
+// stall per node costs more than the copy.
+func spawn(p *state, i uint32, c *state) {
 	if hasSHANI {
-		spawnSHANI(p, i, &c)
-		return c
+		spawnSHANI(p, i, c)
+		return
 	}
-	return spawnGeneric(p, i)
+	*c = spawnGeneric(p, i)
 }

@@ -12,8 +12,8 @@ import (
 
 var (
 	seedFlag  = flag.Int64("seed", -1, "run only this random-program seed (replays a failure printed by TestPrograms or TestSoak)")
-	seedsFlag = flag.Int("seeds", 0, "number of random-program seeds TestPrograms runs (0: 1000, 300 with -short, 200 with -race -short)")
-	leaveFlag = flag.Int("leaves", 0, "leaf-evaluation budget of each random program (0: 10000, 6000 with -short, 1500 with -race); printed with every failing seed")
+	seedsFlag = flag.Int("seeds", 0, "number of random-program seeds TestPrograms runs (0: 400, 300 with -short or -race, 200 with both)")
+	leaveFlag = flag.Int("leaves", 0, "leaf-evaluation budget of each random program (0: 8000, 6000 with -short, 1500 with -race); printed with every failing seed")
 	soakFlag  = flag.Duration("soak", 0, "run TestSoak's random programs for this long (use with -timeout=0 or a -timeout longer than it)")
 )
 
@@ -43,7 +43,7 @@ func programLeaves() int {
 	case testing.Short():
 		return 6000
 	}
-	return 10000
+	return 8000
 }
 
 func seedCount() int {
@@ -55,7 +55,7 @@ func seedCount() int {
 	case raceEnabled || testing.Short():
 		return 300
 	}
-	return 1000
+	return 400
 }
 
 // checkSeed runs the program of seed on every pool and reports failures
@@ -151,7 +151,7 @@ func TestProgramsPolicies(t *testing.T) {
 		checkSeed(t, uint64(*seedFlag), programLeaves(), pools)
 		return
 	}
-	for seed := range uint64(seedCount() / 3) {
+	for seed := range uint64(seedCount() / 4) {
 		checkSeed(t, seed, programLeaves(), pools)
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/gofork/gofork/core"
@@ -95,19 +94,19 @@ type sortparCase[E any] struct {
 }
 
 // sortparBench runs every pattern × contender; the "serial" contender gets
-// no pool, "p=1" and "p=2" get pools of that many workers.
+// no pool, "p=1" and "p=2" get a fresh pool of that many workers, closed
+// after the sub-benchmark (so no other pool's workers are around).
 func sortparBench[E any](b *testing.B, n int, conv func(rng *rand.Rand, v int64) E, cases []sortparCase[E]) {
-	pools := map[string]*core.Pool{"p=1": core.New(core.WithWorkers(1)), "p=2": core.New(core.WithWorkers(2))}
-	defer func() {
-		for _, p := range pools {
-			p.Close()
-		}
-	}()
+	workers := map[string]int{"p=1": 1, "p=2": 2}
 	for p := range sortparPatterns {
 		in := sortparInput(p, n, conv)
 		for _, c := range cases {
-			pool := pools[strings.SplitN(c.name, "/", 2)[0]]
 			b.Run(fmt.Sprintf("%s/dist=%s/%s", sortparSizeName(n), sortparPatterns[p].name, c.name), func(b *testing.B) {
+				var pool *core.Pool
+				if w := workers[c.name]; w > 0 {
+					pool = core.New(core.WithWorkers(w))
+					defer pool.Close()
+				}
 				sortparRun(b, in, func(x []E) { c.sort(x, pool) })
 			})
 		}

@@ -445,7 +445,6 @@ func TestPanicValues(t *testing.T) {
 // t.Fatal inside a loop body do. The caller of Run must not wait forever, and
 // the pool must still run the next job.
 func TestGoexitInTask(t *testing.T) {
-	t.Skip("BUG(core): runtime.Goexit in a task (t.Fatal in a par.For body) blocks Run forever, kills the worker, and then Close blocks forever too; see the report")
 	pool := core.New(core.WithWorkers(1))
 	defer pool.Close()
 	first := make(chan any, 1)

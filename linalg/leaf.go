@@ -26,7 +26,7 @@ const (
 //
 //	kernelAVX2 (6x8 tile, AVX2+FMA assembly)   ~54 GFLOP/s from L1, 40-50 in Mul
 //	gonum Dgemm, one goroutine                 5-7 GFLOP/s
-//	kernelGo (pure Go, scalar 2x4 blocks)      ~3 GFLOP/s from L1
+//	kernelGo (pure Go, scalar 2x4 blocks)      4-5 GFLOP/s from L1
 //
 // so the assembly kernel runs wherever the CPU has AVX2 and FMA, and the
 // pure-Go kernel, with the same packing, everywhere else and under the

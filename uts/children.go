@@ -31,6 +31,8 @@ type rule struct {
 	// Geometric draw at depth h by a table lookup (see cuts); deeper depths
 	// take the logarithm.
 	geoCuts []*cuts
+	// leafLevels[h] is true if every node at depth h is a leaf.
+	leafLevels []bool
 }
 
 // cutsDepths bounds the depths that get a cuts table: building one takes
@@ -78,7 +80,30 @@ func newRule(t Tree) *rule {
 			r.geoCuts[h] = c
 		}
 	}
+	r.leafLevels = make([]bool, cutsDepths)
+	for h := range r.leafLevels {
+		switch r.typ {
+		case Binomial:
+			r.leafLevels[h] = h > 0 && (r.q == 0 || r.m == 0)
+		case Geometric:
+			r.leafLevels[h] = h < len(r.geoCuts) && r.geoCuts[h].leafFrom == 0
+		case Hybrid:
+			if float64(h) < r.shiftLimit {
+				r.leafLevels[h] = h < len(r.geoCuts) && r.geoCuts[h].leafFrom == 0
+			} else {
+				r.leafLevels[h] = r.q == 0 || r.m == 0
+			}
+		case Balanced:
+			r.leafLevels[h] = h >= r.genMx || int(r.b0) == 0
+		}
+	}
 	return r
+}
+
+// leafLevel reports whether every node at depth h is known to be a leaf
+// (false when it is not known).
+func (r *rule) leafLevel(h int) bool {
+	return h < len(r.leafLevels) && r.leafLevels[h]
 }
 
 // branching returns b_h, the expected number of children of a Geometric

@@ -12,6 +12,11 @@ import "github.com/gofork/gofork/core"
 // (mean 4 children) on the walk, and a 2000-child root on the split.
 const splitMin = 9
 
+// restMin is the fewest siblings that must follow an internal child for
+// the walk to fork the child's subtree against them; with fewer, they are
+// walked after the subtree in the same task.
+const restMin = 3
+
 // Result is what a search counts: every node of the tree (the root
 // included), the nodes without children, and the largest depth of any node
 // (the root has depth 0).
@@ -120,12 +125,21 @@ type span struct {
 }
 
 // children counts the children lo..hi-1 of a node and their subtrees.
+//
+// A range of splitMin or more children is split in halves, the larger
+// half left to thieves. A smaller one is walked in order, leaves counted on
+// the spot. At an internal child with at least restMin siblings after it,
+// the child's subtree and the rest of the range are forked, the rest being
+// left to thieves; otherwise the subtree is searched inline, as it is when
+// the rule says that its children are all leaves (a subtree of a few nodes,
+// such as every node one level above the end of a Fixed tree). The last
+// child's children are walked in the same frame, so a chain of internal
+// nodes costs no call.
 func children(w *core.Worker, sp span) Result {
 	var res Result
+	r := sp.r
 	for {
 		if sp.hi-sp.lo >= splitMin {
-			// Binary split. Join runs its first function at once and leaves
-			// the second to thieves: give them the larger half.
 			mid := sp.lo + (sp.hi-sp.lo)/2
 			left, right := sp, sp
 			left.hi, right.lo = mid, mid
@@ -133,34 +147,38 @@ func children(w *core.Worker, sp span) Result {
 			return res.add(a).add(b)
 		}
 		h := sp.depth + 1
-		if sp.hi > sp.lo {
-			res.MaxDepth = max(res.MaxDepth, int(h))
-		}
-		i := sp.lo
-		var c state
-		k := 0
-		for ; i < sp.hi; i++ {
-			spawn(&sp.s, uint32(i), &c)
-			if k = sp.r.numChildren(&c, int(h)); k != 0 {
-				break
-			}
-			res.Leaves++
-		}
-		if i == sp.hi {
-			res.Nodes += int64(sp.hi - sp.lo)
+		if sp.hi == sp.lo {
 			return res
 		}
-		// Child i is internal: it and the children before it are counted
-		// here, the rest of the range by whoever runs it.
-		res.Nodes += int64(i + 1 - sp.lo)
-		sub := span{r: sp.r, s: c, depth: h, lo: 0, hi: int32(k)}
-		if i+1 == sp.hi {
-			sp = sub // the last child: go on with its children, no call
-			continue
+		res.MaxDepth = max(res.MaxDepth, int(h))
+		res.Nodes += int64(sp.hi - sp.lo)
+		small := r.leafLevel(int(h) + 1)
+		var c state
+		k := 0
+		i := sp.lo
+		for ; i < sp.hi; i++ {
+			spawn(&sp.s, uint32(i), &c)
+			if k = r.numChildren(&c, int(h)); k == 0 {
+				res.Leaves++
+				continue
+			}
+			if i+1 == sp.hi {
+				break
+			}
+			sub := span{r: r, s: c, depth: h, lo: 0, hi: int32(k)}
+			if small || sp.hi-(i+1) < restMin {
+				res = res.add(children(w, sub))
+				continue
+			}
+			rest := sp
+			rest.lo = i + 1
+			res.Nodes -= int64(sp.hi - rest.lo) // the rest counts its own
+			a, b := core.Join(w, children, sub, children, rest)
+			return res.add(a).add(b)
 		}
-		rest := sp
-		rest.lo = i + 1
-		a, b := core.Join(w, children, sub, children, rest)
-		return res.add(a).add(b)
+		if i == sp.hi {
+			return res
+		}
+		sp = span{r: r, s: c, depth: h, lo: 0, hi: int32(k)} // the last child
 	}
 }

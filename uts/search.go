@@ -3,13 +3,12 @@ package uts
 import "github.com/gofork/gofork/core"
 
 // splitMin is the smallest child range that the parallel search splits in
-// two halves. A smaller range is walked child by child: leaves (80-90% of
-// the nodes of the benchmark trees) are counted on the spot without a
-// fork, and an internal child is forked off against the rest of the range,
-// so the stealable part is still everything left to do there. Splitting
-// down to single children instead costs a fork per node, mostly around
-// leaves; 9 keeps the Binomial m = 8 and typical Geometric families
-// (mean 4 children) on the walk, and a 2000-child root on the split.
+// two halves (a Binomial root's 2000 children, a Geometric node's rare
+// dozens). A smaller range is walked child by child: leaves (80-90% of the
+// nodes of the benchmark trees) are counted on the spot, and an internal
+// child is forked off against the rest of the range, so the stealable part
+// is still everything left to do there. Splitting down to single children
+// instead would cost a fork per node, mostly around leaves.
 const splitMin = 9
 
 // restMin is the fewest siblings that must follow an internal child for
@@ -93,9 +92,7 @@ func (r *rule) serial(s state, h, n int, res *Result) {
 //
 // Each task owns a range of one node's children: the node's 20-byte state,
 // its depth and the range travel by value in the task, so a fork allocates
-// nothing. A range of splitMin or more children is split in two and the
-// larger half is the one left for thieves; a smaller one is walked in
-// order, forking each internal child against the rest of the range.
+// nothing. See children for how a range is split and walked.
 func Search(t Tree, opts ...Option) Result {
 	r := compile(t)
 	var o options

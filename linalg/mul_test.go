@@ -1,13 +1,9 @@
 package linalg
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"reflect"
-	"strings"
-	"sync"
 	"testing"
 
 	"github.com/gofork/gofork/core"
@@ -265,73 +261,6 @@ func TestMulAdd(t *testing.T) {
 	})
 }
 
-func TestMulAlias(t *testing.T) {
-	rng := rand.New(rand.NewPCG(1, 1))
-	for _, p := range []int{1, 2} {
-		pool := core.New(core.WithWorkers(p))
-		for _, n := range []int{3, 17, 100, 257} {
-			cases := []struct {
-				name string
-				run  func() (got *mat.Dense, a, b mat.Matrix)
-			}{
-				{"dst=a", func() (*mat.Dense, mat.Matrix, mat.Matrix) {
-					a, b := randDense(rng, n, n), randDense(rng, n, n)
-					a0 := mat.DenseCopyOf(a)
-					Mul(a, a, b, WithPool(pool))
-					return a, a0, b
-				}},
-				{"dst=b", func() (*mat.Dense, mat.Matrix, mat.Matrix) {
-					a, b := randDense(rng, n, n), randDense(rng, n, n)
-					b0 := mat.DenseCopyOf(b)
-					Mul(b, a, b, WithPool(pool))
-					return b, a, b0
-				}},
-				{"dst=a=b", func() (*mat.Dense, mat.Matrix, mat.Matrix) {
-					a := randDense(rng, n, n)
-					a0 := mat.DenseCopyOf(a)
-					Mul(a, a, a, WithPool(pool))
-					return a, a0, a0
-				}},
-				{"dst=aT", func() (*mat.Dense, mat.Matrix, mat.Matrix) {
-					a, b := randDense(rng, n, n), randDense(rng, n, n)
-					a0 := mat.DenseCopyOf(a)
-					Mul(a, a.T(), b, WithPool(pool))
-					return a, a0.T(), b
-				}},
-				{"dst=bT", func() (*mat.Dense, mat.Matrix, mat.Matrix) {
-					a, b := randDense(rng, n, n), randDense(rng, n, n)
-					b0 := mat.DenseCopyOf(b)
-					Mul(b, a, b.T(), WithPool(pool))
-					return b, a, b0.T()
-				}},
-				{"dst overlaps a", func() (*mat.Dense, mat.Matrix, mat.Matrix) {
-					// dst and a are different views of one backing array.
-					big := randDense(rng, n+1, n+1)
-					a := big.Slice(0, n, 0, n).(*mat.Dense)
-					dst := big.Slice(1, n+1, 1, n+1).(*mat.Dense)
-					b := randDense(rng, n, n)
-					a0 := mat.DenseCopyOf(a)
-					Mul(dst, a, b, WithPool(pool))
-					return dst, a0, b
-				}},
-			}
-			for _, tc := range cases {
-				t.Run(fmt.Sprintf("p=%d/n=%d/%s", p, n, tc.name), func(t *testing.T) {
-					got, a, b := tc.run()
-					checkProduct(t, got, 1, a, b, 0, nil)
-				})
-			}
-		}
-		t.Run(fmt.Sprintf("p=%d/muladd dst=a", p), func(t *testing.T) {
-			a, b := randDense(rng, 40, 40), randDense(rng, 40, 40)
-			a0 := mat.DenseCopyOf(a)
-			MulAdd(a, 2, a, b, -1)
-			checkProduct(t, a, 2, a0, b, -1, a0)
-		})
-		pool.Close()
-	}
-}
-
 func TestGemm(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 1))
 	trans := []blas.Transpose{blas.NoTrans, blas.Trans, blas.ConjTrans}
@@ -416,146 +345,6 @@ func TestGemm(t *testing.T) {
 	})
 }
 
-// panicValue runs f and returns what it panicked with, unwrapping a
-// runtime wrapper with a Value field or an Unwrap method; ok is false if f
-// returned normally.
-func panicValue(f func()) (v any, ok bool) {
-	defer func() {
-		if r := recover(); r != nil {
-			v, ok = unwrapPanic(r), true
-		}
-	}()
-	f()
-	return nil, false
-}
-
-// unwrapPanic strips a runtime wrapper (a pointer to a struct with a Value
-// field, like core's panic error) so the tests see the original value.
-func unwrapPanic(r any) any {
-	v := reflect.ValueOf(r)
-	if v.Kind() == reflect.Pointer && !v.IsNil() && v.Elem().Kind() == reflect.Struct {
-		if f := v.Elem().FieldByName("Value"); f.IsValid() && f.CanInterface() {
-			return unwrapPanic(f.Interface())
-		}
-	}
-	return r
-}
-
-func TestMulPanics(t *testing.T) {
-	rng := rand.New(rand.NewPCG(1, 1))
-	a23, a34, a22 := randDense(rng, 2, 3), randDense(rng, 3, 4), randDense(rng, 2, 2)
-	var nilDense *mat.Dense
-	cases := []struct {
-		name string
-		dst  *mat.Dense
-		a, b mat.Matrix
-		want string // substring of the panic message, or "" for mat.ErrShape
-	}{
-		{"inner mismatch", mat.NewDense(2, 2, nil), a23, a22, ""},
-		{"inner mismatch empty dst", nil, a23, a23, ""},
-		{"dst too small", mat.NewDense(2, 3, nil), a23, a34, ""},
-		{"dst too big", mat.NewDense(3, 4, nil), a23, a34, ""},
-		{"dst transposed shape", mat.NewDense(4, 2, nil), a23, a34, ""},
-		{"transposed mismatch", mat.NewDense(2, 4, nil), a23.T(), a34, ""},
-		{"nil a", mat.NewDense(2, 4, nil), nil, a34, "nil matrix a"},
-		{"nil b", mat.NewDense(2, 4, nil), a23, nil, "nil matrix b"},
-		{"typed nil a", mat.NewDense(2, 4, nil), nilDense, a34, "nil matrix a"},
-		{"typed nil bT", mat.NewDense(2, 4, nil), a23, mat.Transpose{Matrix: nilDense}, "nil matrix b"},
-		{"empty a", mat.NewDense(2, 4, nil), &mat.Dense{}, a34, "empty matrix a"},
-	}
-	for _, tc := range cases {
-		for _, muladd := range []bool{false, true} {
-			t.Run(fmt.Sprintf("%s/muladd=%v", tc.name, muladd), func(t *testing.T) {
-				dst := tc.dst
-				if dst == nil {
-					dst = &mat.Dense{}
-				}
-				var before *mat.Dense
-				if !dst.IsEmpty() {
-					r, c := dst.Dims()
-					for i := range r {
-						for j := range c {
-							dst.Set(i, j, float64(i*c+j)+0.5)
-						}
-					}
-					before = mat.DenseCopyOf(dst)
-				}
-				v, ok := panicValue(func() {
-					if muladd {
-						MulAdd(dst, 2, tc.a, tc.b, 1)
-					} else {
-						Mul(dst, tc.a, tc.b)
-					}
-				})
-				if !ok {
-					t.Fatal("no panic")
-				}
-				if tc.want == "" {
-					if err, _ := v.(error); !errors.Is(err, mat.ErrShape) {
-						t.Fatalf("panic %v, want mat.ErrShape", v)
-					}
-				} else if s := fmt.Sprint(v); !strings.HasPrefix(s, "linalg: ") || !strings.Contains(s, tc.want) {
-					t.Fatalf("panic %q, want linalg: ... %s", s, tc.want)
-				}
-				if before == nil {
-					if !dst.IsEmpty() {
-						t.Fatal("empty dst was resized before the panic")
-					}
-				} else if !mat.Equal(dst, before) {
-					t.Fatal("dst changed before the panic")
-				}
-			})
-		}
-	}
-	t.Run("nil dst", func(t *testing.T) {
-		v, ok := panicValue(func() { Mul(nil, a23, a34) })
-		if !ok || !strings.Contains(fmt.Sprint(v), "linalg: nil destination") {
-			t.Fatalf("panic %v", v)
-		}
-	})
-	t.Run("nil pool", func(t *testing.T) {
-		v, ok := panicValue(func() { WithPool(nil) })
-		if !ok || fmt.Sprint(v) != "linalg: WithPool(nil)" {
-			t.Fatalf("panic %v", v)
-		}
-	})
-}
-
-func TestGemmPanics(t *testing.T) {
-	g := func(r, c int) blas64.General {
-		return blas64.General{Rows: r, Cols: c, Stride: c, Data: make([]float64, r*c)}
-	}
-	cases := []struct {
-		name    string
-		tA, tB  blas.Transpose
-		a, b, c blas64.General
-		want    string
-	}{
-		{"inner", blas.NoTrans, blas.NoTrans, g(2, 3), g(4, 5), g(2, 5), "op(a) is 2x3, op(b) is 4x5, c is 2x5"},
-		{"c rows", blas.NoTrans, blas.NoTrans, g(2, 3), g(3, 5), g(3, 5), "c is 3x5"},
-		{"c cols trans", blas.Trans, blas.NoTrans, g(2, 3), g(2, 5), g(3, 4), "op(a) is 3x2"},
-		{"bad trans", 'x', blas.NoTrans, g(2, 3), g(3, 5), g(2, 5), "tA"},
-		{"short data", blas.NoTrans, blas.NoTrans, blas64.General{Rows: 2, Cols: 3, Stride: 3, Data: make([]float64, 5)}, g(3, 5), g(2, 5), "a data has 5 elements"},
-		{"small stride", blas.NoTrans, blas.NoTrans, g(2, 3), g(3, 5), blas64.General{Rows: 2, Cols: 5, Stride: 4, Data: make([]float64, 10)}, "c stride 4"},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			for i := range tc.c.Data {
-				tc.c.Data[i] = 7
-			}
-			v, ok := panicValue(func() { Gemm(tc.tA, tc.tB, 1, tc.a, tc.b, 0, tc.c) })
-			if s := fmt.Sprint(v); !ok || !strings.HasPrefix(s, "linalg: ") || !strings.Contains(s, tc.want) {
-				t.Fatalf("panic %v, want linalg: ... %s", v, tc.want)
-			}
-			for _, x := range tc.c.Data {
-				if x != 7 {
-					t.Fatal("c changed before the panic")
-				}
-			}
-		})
-	}
-}
-
 // TestKernels runs each micro-kernel on one tile against a plain loop,
 // with every beta path.
 func TestKernels(t *testing.T) {
@@ -611,38 +400,5 @@ func TestSplitPoint(t *testing.T) {
 		if got := splitPoint(tc.x, tc.unit); got != tc.want {
 			t.Errorf("splitPoint(%d, %d) = %d, want %d", tc.x, tc.unit, got, tc.want)
 		}
-	}
-}
-
-// TestMulConcurrent runs several multiplies at once on one pool and on the
-// Default pool: packing buffers and blocks must not be shared between them.
-func TestMulConcurrent(t *testing.T) {
-	pool := core.New(core.WithWorkers(2))
-	defer pool.Close()
-	const callers = 4
-	type job struct {
-		a, b *mat.Dense
-		c    mat.Dense
-	}
-	jobs := make([]*job, callers)
-	rng := rand.New(rand.NewPCG(1, 1))
-	for i := range jobs {
-		jobs[i] = &job{a: randDense(rng, 70+i, 90), b: randDense(rng, 90, 50+3*i)}
-	}
-	var wg sync.WaitGroup
-	for i, j := range jobs {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			opts := []Option{withGrain(1)}
-			if i%2 == 0 {
-				opts = append(opts, WithPool(pool))
-			}
-			Mul(&j.c, j.a, j.b, opts...)
-		}()
-	}
-	wg.Wait()
-	for _, j := range jobs {
-		checkProduct(t, &j.c, 1, j.a, j.b, 0, nil)
 	}
 }

@@ -27,10 +27,8 @@ import "github.com/gofork/gofork/core"
 // big leaves lose nothing in locality.
 const (
 	leafVolMax = 512 * 512 * 512
-	// leafVolMin is the smallest block that spreading makes: at n=256 on
-	// two workers, 8 blocks of 64x128x256 and 4 of 128x128x256 ran at the
-	// same speed within the noise (~70 GFLOP/s, 1.5x one worker), and
-	// smaller blocks repack too much.
+	// leafVolMin is the smallest block that spreading makes; below it a
+	// block repacks more than it computes (see above).
 	leafVolMin = 128 * 128 * 128
 	// spreadMinMN: spreading does not halve m or n below 64. At
 	// 64x4096x64 the 32x32 blocks it would make repack 4096x32 panels of
@@ -41,7 +39,9 @@ const (
 	// in kc-deep steps itself.
 	kSplitMin = kc
 	// tasksPerWorker is how many blocks each worker should get, so that an
-	// unlucky split or a busy core does not leave one idle.
+	// unlucky split or a busy core does not leave one idle. On two workers,
+	// 4 per worker (8 blocks of 64x128x256 at n=256) ran 62-74 GFLOP/s at
+	// n=256 and 74-95 at n=1024; 2 per worker ran 62-65 and 74-80.
 	tasksPerWorker = 4
 )
 

@@ -210,6 +210,35 @@ func nqCols(w *core.Worker, arg nqArg) int {
 	return x + y
 }
 
+// nqGrain is how many rows from the bottom nqueensGrain searches serially:
+// the last rows hold most nodes but little work each.
+const nqGrain = 4
+
+func nqueensGrain(w *core.Worker, arg nqArg) int {
+	if arg.j >= nqN-nqGrain {
+		return nqSerial(arg.a, arg.j)
+	}
+	if arg.cols == 0 {
+		arg.cols = nqValid(&arg.a, arg.j)
+	}
+	m := arg.cols
+	if m == 0 {
+		return 0
+	}
+	if m&(m-1) == 0 {
+		b := arg.a
+		b[arg.j] = int8(lowBit(m))
+		return nqueensGrain(w, nqArg{a: b, j: arg.j + 1})
+	}
+	half := popcount(m) / 2
+	lo := m
+	for k := 0; k < half; k++ {
+		lo &= lo - 1
+	}
+	x, y := core.Join(w, nqueensGrain, nqArg{arg.a, arg.j, m &^ lo}, nqueensGrain, nqArg{arg.a, arg.j, lo})
+	return x + y
+}
+
 func popcount(m uint32) int {
 	n := 0
 	for ; m != 0; m &= m - 1 {
@@ -229,6 +258,15 @@ func BenchmarkNQueens(b *testing.B) {
 	})
 	benchPools(b, fmt.Sprintf("n=%d/", nqN), bothPolicies, func(b *testing.B, p *core.Pool) {
 		root := func(w *core.Worker) int { return nqueens(w, nqArg{}) }
+		for b.Loop() {
+			if core.Run(p, root) != want {
+				b.Fatal("wrong nqueens")
+			}
+		}
+	})
+	// The last nqGrain rows searched serially: the speedup a user gets.
+	benchPools(b, fmt.Sprintf("n=%d/grain=%d/", nqN, nqGrain), []core.Policy{core.WorkFirst}, func(b *testing.B, p *core.Pool) {
+		root := func(w *core.Worker) int { return nqueensGrain(w, nqArg{}) }
 		for b.Loop() {
 			if core.Run(p, root) != want {
 				b.Fatal("wrong nqueens")

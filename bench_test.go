@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/gofork/gofork/core"
+	"github.com/gofork/gofork/uts"
 )
 
 // benchPools runs fn once per worker count and policy, on a pool made for it.
@@ -378,23 +379,33 @@ func BenchmarkIntegrate(b *testing.B) {
 // the workers held, spinning included.
 func awake(p *core.Pool) time.Duration { return p.Stats().Total().Busy }
 
-// BenchmarkScheduler compares the Lazy and Busy schedulers at p=2 on fib(30)
-// (all workers busy: Lazy must cost nothing) and on a trickle of small roots,
+// BenchmarkScheduler compares the Lazy and Busy schedulers at p=2 on fib(30),
+// nqueens(12) and UTS T1 (all workers busy: Lazy must cost nothing) and on a
+// trickle of small roots,
 // one every 100 µs (mostly idle: Lazy must not burn the CPU). It reports the
 // workers' awake time per op (cpu-s/op) and, for the trickle, the latency
 // from submitting a root to its start.
 func BenchmarkScheduler(b *testing.B) {
 	for _, sched := range []core.Scheduler{core.Lazy, core.Busy} {
 		name := strings.ToLower(sched.String())
-		b.Run("fib30/"+name+"/p=2", func(b *testing.B) {
-			p := core.New(core.WithWorkers(2), core.WithScheduler(sched))
-			defer p.Close()
-			before := awake(p)
-			for b.Loop() {
-				sink = core.Run(p, func(w *core.Worker) int { return fib(w, 30) })
-			}
-			b.ReportMetric((awake(p) - before).Seconds()/float64(b.N), "cpu-s/op")
-		})
+		for _, bench := range []struct {
+			name string
+			run  func(p *core.Pool)
+		}{
+			{"fib30", func(p *core.Pool) { sink = core.Run(p, func(w *core.Worker) int { return fib(w, 30) }) }},
+			{"nqueens12", func(p *core.Pool) { sink = core.Run(p, func(w *core.Worker) int { return nqueens(w, nqArg{}) }) }},
+			{"utsT1", func(p *core.Pool) { sink = int(uts.Search(uts.T1, uts.WithPool(p)).Nodes) }},
+		} {
+			b.Run(bench.name+"/"+name+"/p=2", func(b *testing.B) {
+				p := core.New(core.WithWorkers(2), core.WithScheduler(sched))
+				defer p.Close()
+				before := awake(p)
+				for b.Loop() {
+					bench.run(p)
+				}
+				b.ReportMetric((awake(p) - before).Seconds()/float64(b.N), "cpu-s/op")
+			})
+		}
 		b.Run("trickle/"+name+"/p=2", func(b *testing.B) {
 			const tasks = 200
 			p := core.New(core.WithWorkers(2), core.WithScheduler(sched))

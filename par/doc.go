@@ -29,8 +29,10 @@
 // Static and Affinity place chunks without help from the core: each of their
 // tasks picks its chunk by the ID of the worker it runs on (see claim.go). A
 // worker that never takes part in a call (it was busy or asleep) gets nothing
-// in that call; a core with Pool.RunOn(worker, fn) could place chunks on
-// every worker by name.
+// in that call. core's Pool.RunOn parks its caller until the root is done, so
+// it cannot place chunks from inside a task; a fork that only a named worker
+// may take, joined while the caller keeps working, would let every worker be
+// given its chunks by name.
 //
 // # Iteration spaces
 //

@@ -15,6 +15,9 @@ import "github.com/gofork/gofork/core"
 //     the j-th on the right, in parallel over ranges of j.
 //  3. The pivot is swapped from data[a] to data[s-1].
 //
+// partitionEqualParallel runs steps 1 and 2 with "not greater than p" as
+// the left predicate, for ranges with many copies of the pivot.
+//
 // Every move is a swap, so a panicking cmp leaves a permutation.
 
 // span is the index range [lo, hi).
@@ -23,6 +26,26 @@ type span struct{ lo, hi int }
 // partitionParallel partitions data[a:b] around data[pivot] with all
 // workers and returns the pivot's final index, like partitionSerial.
 func partitionParallel[E any](w *core.Worker, c *qsCtx[E], a, b, pivot int) (newpivot int, alreadyPartitioned bool) {
+	s, already := partitionBlocks(w, c, a, b, pivot, false)
+	// Step 3.
+	newpivot = s - 1
+	c.data[a], c.data[newpivot] = c.data[newpivot], c.data[a]
+	return newpivot, already
+}
+
+// partitionEqualParallel is partitionEqual with all workers: data[a:b]
+// holds nothing less than p = data[pivot]; the elements equal to p are
+// moved to the front and the index of the first greater one is returned.
+func partitionEqualParallel[E any](w *core.Worker, c *qsCtx[E], a, b, pivot int) (newpivot int) {
+	s, _ := partitionBlocks(w, c, a, b, pivot, true)
+	return s
+}
+
+// partitionBlocks swaps the pivot to data[a] and does steps 1 and 2 on
+// data[a+1:b] with the left predicate x < p, or x <= p (that is !(p < x))
+// if equal is set. It returns the split s (data[a+1:s] is left, data[s:b]
+// right) and whether nothing moved.
+func partitionBlocks[E any](w *core.Worker, c *qsCtx[E], a, b, pivot int, equal bool) (s int, alreadyPartitioned bool) {
 	data, cmp := c.data, c.cmp
 	data[a], data[pivot] = data[pivot], data[a]
 	p := data[a] // read-only copy for the chunk tasks
@@ -34,14 +57,18 @@ func partitionParallel[E any](w *core.Worker, c *qsCtx[E], a, b, pivot int) (new
 	// chunk; Join orders those writes before the reads below.
 	parFor(w, k, func(_ *core.Worker, i int) {
 		clo, chi := chunkBounds(n, k, i)
-		splits[i], moved[i] = partitionChunk(data, lo+clo, lo+chi, p, cmp)
+		if equal {
+			splits[i], moved[i] = partitionChunkEqual(data, lo+clo, lo+chi, p, cmp)
+		} else {
+			splits[i], moved[i] = partitionChunk(data, lo+clo, lo+chi, p, cmp)
+		}
 	})
 	less := 0
 	for i := range k {
 		clo, _ := chunkBounds(n, k, i)
 		less += splits[i] - (lo + clo)
 	}
-	s := lo + less
+	s = lo + less
 	// Step 2: list the misplaced spans.
 	var left, right []span
 	misplaced := 0
@@ -51,11 +78,11 @@ func partitionParallel[E any](w *core.Worker, c *qsCtx[E], a, b, pivot int) (new
 		clo, chi = lo+clo, lo+chi
 		m := splits[i]
 		anyMoved = anyMoved || moved[i]
-		if x, y := max(m, clo), min(chi, s); x < y { // >= p, left of s
+		if x, y := max(m, clo), min(chi, s); x < y { // right kind, left of s
 			left = append(left, span{x, y})
 			misplaced += y - x
 		}
-		if x, y := max(clo, s), min(m, b); x < y { // < p, right of s
+		if x, y := max(clo, s), min(m, b); x < y { // left kind, right of s
 			right = append(right, span{x, y})
 		}
 	}
@@ -66,10 +93,7 @@ func partitionParallel[E any](w *core.Worker, c *qsCtx[E], a, b, pivot int) (new
 			swapSpans(data, left, right, from, to)
 		})
 	}
-	// Step 3.
-	newpivot = s - 1
-	data[a], data[newpivot] = data[newpivot], data[a]
-	return newpivot, !anyMoved && misplaced == 0
+	return s, !anyMoved && misplaced == 0
 }
 
 // partitionChunk partitions data[lo:hi] around the value p: afterwards
@@ -81,6 +105,27 @@ func partitionChunk[E any](data []E, lo, hi int, p E, cmp func(a, b E) int) (m i
 			i++
 		}
 		for i <= j && !(cmp(data[j], p) < 0) {
+			j--
+		}
+		if i > j {
+			return i, moved
+		}
+		data[i], data[j] = data[j], data[i]
+		moved = true
+		i++
+		j--
+	}
+}
+
+// partitionChunkEqual partitions data[lo:hi] into the elements not greater
+// than p, then the greater ones, and returns where the greater ones start.
+func partitionChunkEqual[E any](data []E, lo, hi int, p E, cmp func(a, b E) int) (m int, moved bool) {
+	i, j := lo, hi-1
+	for {
+		for i <= j && !(cmp(p, data[i]) < 0) {
+			i++
+		}
+		for i <= j && cmp(p, data[j]) < 0 {
 			j--
 		}
 		if i > j {

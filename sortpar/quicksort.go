@@ -97,7 +97,11 @@ func qsRun[E any](w *core.Worker, t qsTask[E]) struct{} {
 		// If it is not less than our pivot, the range holds many copies of
 		// it: put those first and go on with the greater ones.
 		if a > 0 && !(cmp(data[a-1], data[pivot]) < 0) {
-			a = partitionEqual(data, a, b, pivot, cmp)
+			if length >= c.parPartition && c.workers > 1 {
+				a = partitionEqualParallel(w, c, a, b, pivot)
+			} else {
+				a = partitionEqual(data, a, b, pivot, cmp)
+			}
 			continue
 		}
 		var mid int

@@ -42,7 +42,9 @@ func linalgReportGFLOPS(b *testing.B, m, k, n int) {
 // held to one core by GOMAXPROCS=1 (serial). Figures are GFLOP/s; OpenBLAS
 // reaches about 66 on one core and 131 on two of this machine kind.
 //
-// Medians of 5 on the 2-core Zen 4 (-benchtime 1s -count 5):
+// Medians of 5 on the 2-core Zen 4 (-benchtime 1s -count 5), from the
+// quietest run on a machine shared with other benchmarks (the last row is
+// from a later run, after 64x4096x64 learned to spread):
 //
 //	shape          serial  gonum   p=1   p=2   p=2/gonum  p=2/p=1
 //	n=256             7.8   10.9  48.4  73.4      6.7x     1.52
@@ -50,7 +52,7 @@ func linalgReportGFLOPS(b *testing.B, m, k, n int) {
 //	n=1024            7.6   13.5  47.5  92.1      6.8x     1.94
 //	n=2048            6.9   14.2  48.8  96.2      6.8x     1.97
 //	4096x64x4096      7.1   11.4  48.3  92.4      8.1x     1.91
-//	64x4096x64        8.8    8.5  40.8  39.3      4.6x     0.96
+//	64x4096x64        8.2    8.6  34.6  51.5      6.0x     1.49
 func BenchmarkLinalgMul(b *testing.B) {
 	rng := rand.New(rand.NewPCG(1, 1))
 	for _, s := range linalgBenchShapes {

@@ -1,6 +1,10 @@
 package uts
 
-import "math"
+import (
+	"math"
+
+	"github.com/gofork/gofork/core"
+)
 
 // maxChildren is the reference's MAXNUMCHILDREN: every node except a
 // Binomial root and Balanced nodes has at most this many children. Large
@@ -33,6 +37,9 @@ type rule struct {
 	geoCuts []*cuts
 	// leafLevels[h] is true if every node at depth h is a leaf.
 	leafLevels []bool
+	// fork is the method value r.children, made once per Search and passed
+	// to every Join.
+	fork func(*core.Worker, task) Result
 }
 
 // cutsDepths bounds the depths that get a cuts table: building one takes
@@ -139,9 +146,9 @@ func (r *rule) geoDenomAt(h int) float64 {
 
 // geo is uts_numChildren_geo: the inverse geometric CDF at the node's
 // uniform value u, floor(ln(1-u) / ln(1-p)).
-func (r *rule) geo(s *state, h int) int {
+func (r *rule) geo(rnd uint32, h int) int {
 	if h < len(r.geoCuts) {
-		return r.geoCuts[h].draw(s.rand())
+		return r.geoCuts[h].draw(rnd)
 	}
 	var den float64
 	if h < len(r.geoDenom) {
@@ -149,7 +156,7 @@ func (r *rule) geo(s *state, h int) int {
 	} else {
 		den = r.geoDenomAt(h)
 	}
-	return geoDraw(s.rand(), den)
+	return geoDraw(rnd, den)
 }
 
 // geoDraw is the geometric draw for the random value n and the
@@ -254,8 +261,8 @@ func (c *cuts) draw(n uint32) int {
 }
 
 // bin is the non-root Binomial rule: m children with probability q.
-func (r *rule) bin(s *state) int {
-	if toProb(s.rand()) < r.q {
+func (r *rule) bin(rnd uint32) int {
+	if toProb(rnd) < r.q {
 		return r.m
 	}
 	return 0
@@ -264,6 +271,12 @@ func (r *rule) bin(s *state) int {
 // numChildren is uts_numChildren: the number of children of the node with
 // state s at depth h, capped as in the reference.
 func (r *rule) numChildren(s *state, h int) int {
+	return r.draw(s[4], h)
+}
+
+// draw is numChildren for a node whose state's last word is s4.
+func (r *rule) draw(s4 uint32, h int) int {
+	rnd := s4 & 0x7fffffff // the node's rand value
 	var n int
 	switch r.typ {
 	case Binomial:
@@ -271,14 +284,14 @@ func (r *rule) numChildren(s *state, h int) int {
 			// The root's cap, ceil(b0), never binds on floor(b0).
 			return r.rootBF
 		}
-		n = r.bin(s)
+		n = r.bin(rnd)
 	case Geometric:
-		n = r.geo(s, h)
+		n = r.geo(rnd, h)
 	case Hybrid:
 		if float64(h) < r.shiftLimit {
-			n = r.geo(s, h)
+			n = r.geo(rnd, h)
 		} else {
-			n = r.bin(s)
+			n = r.bin(rnd)
 		}
 	default: // Balanced: no random value, no cap.
 		if h < r.genMx {

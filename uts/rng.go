@@ -48,6 +48,21 @@ func sha1Block(w [16]uint32) state {
 	return state{a + iv0, b + iv1, c + iv2, d + iv3, e + iv4}
 }
 
+// packed is a state as three words, H0 | H1<<32, H2 | H3<<32 and H4: the
+// form the parallel search carries in its tasks (see task).
+type packed struct {
+	s01, s23 uint64
+	s4       uint32
+}
+
+func pack(s state) packed {
+	return packed{uint64(s[0]) | uint64(s[1])<<32, uint64(s[2]) | uint64(s[3])<<32, s[4]}
+}
+
+func (p packed) unpack() state {
+	return state{uint32(p.s01), uint32(p.s01 >> 32), uint32(p.s23), uint32(p.s23 >> 32), p.s4}
+}
+
 // rand returns the node's random value: digest word H4 (state bytes 16..19,
 // big-endian) with bit 31 cleared, so a value in [0, 2^31). It does not
 // change the state; each node reads its own value at most once.

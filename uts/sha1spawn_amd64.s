@@ -209,6 +209,199 @@ TEXT ·spawnSHANI(SB), NOSPLIT, $0-24
 	MOVL      AX, 16(DI)
 	RET
 
+// func spawnSHANIPacked(s01, s23 uint64, s4, i uint32, out *packed)
+//
+// spawnSHANI with the parent state passed as words (s01 = H0 | H1<<32,
+// s23 = H2 | H3<<32, s4 = H4) and the child's written as eight-byte words:
+// every load then has the width of the store it reads, so none stalls on
+// store-to-load forwarding. Same rounds as spawnSHANI.
+TEXT ·spawnSHANIPacked(SB), NOSPLIT, $0-32
+	MOVL i+20(FP), AX
+	MOVQ out+24(FP), DI
+
+	MOVOU ivABCD<>(SB), X0
+	MOVOU ivE<>(SB), X1
+	MOVO  X0, X7
+	MOVO  X1, X8
+
+	// MSG0 = (w0, w1, w2, w3) with w0 in the highest lane.
+	MOVQ    s01+0(FP), X3
+	MOVQ    s23+8(FP), CX
+	PINSRQ  $1, CX, X3
+	PSHUFD  $0x1b, X3, X3
+	// MSG1 = (w4, w5, w6, w7): lane 3 = p[4], lane 2 = i, lane 1 = 0x80000000, lane 0 = 0.
+	MOVL    s4+16(FP), BX
+	SHLQ    $32, BX
+	ORQ     AX, BX
+	MOVQ    $0x8000000000000000, CX
+	MOVQ    CX, X4
+	PINSRQ  $1, BX, X4
+	// MSG2 = (w8..w11) = 0.
+	PXOR    X5, X5
+	// MSG3 = (w12..w15): lane 0 = 192.
+	MOVQ    $192, CX
+	MOVQ    CX, X6
+
+	// Rounds 0-3
+	PADDL     X3, X1
+	MOVO      X0, X2
+	SHA1RNDS4 $0, X1, X0
+
+	// Rounds 4-7
+	SHA1NEXTE X4, X2
+	MOVO      X0, X1
+	SHA1RNDS4 $0, X2, X0
+	SHA1MSG1  X4, X3
+
+	// Rounds 8-11
+	SHA1NEXTE X5, X1
+	MOVO      X0, X2
+	SHA1RNDS4 $0, X1, X0
+	SHA1MSG1  X5, X4
+	PXOR      X5, X3
+
+	// Rounds 12-15
+	SHA1NEXTE X6, X2
+	MOVO      X0, X1
+	SHA1MSG2  X6, X3
+	SHA1RNDS4 $0, X2, X0
+	SHA1MSG1  X6, X5
+	PXOR      X6, X4
+
+	// Rounds 16-19
+	SHA1NEXTE X3, X1
+	MOVO      X0, X2
+	SHA1MSG2  X3, X4
+	SHA1RNDS4 $0, X1, X0
+	SHA1MSG1  X3, X6
+	PXOR      X3, X5
+
+	// Rounds 20-23
+	SHA1NEXTE X4, X2
+	MOVO      X0, X1
+	SHA1MSG2  X4, X5
+	SHA1RNDS4 $1, X2, X0
+	SHA1MSG1  X4, X3
+	PXOR      X4, X6
+
+	// Rounds 24-27
+	SHA1NEXTE X5, X1
+	MOVO      X0, X2
+	SHA1MSG2  X5, X6
+	SHA1RNDS4 $1, X1, X0
+	SHA1MSG1  X5, X4
+	PXOR      X5, X3
+
+	// Rounds 28-31
+	SHA1NEXTE X6, X2
+	MOVO      X0, X1
+	SHA1MSG2  X6, X3
+	SHA1RNDS4 $1, X2, X0
+	SHA1MSG1  X6, X5
+	PXOR      X6, X4
+
+	// Rounds 32-35
+	SHA1NEXTE X3, X1
+	MOVO      X0, X2
+	SHA1MSG2  X3, X4
+	SHA1RNDS4 $1, X1, X0
+	SHA1MSG1  X3, X6
+	PXOR      X3, X5
+
+	// Rounds 36-39
+	SHA1NEXTE X4, X2
+	MOVO      X0, X1
+	SHA1MSG2  X4, X5
+	SHA1RNDS4 $1, X2, X0
+	SHA1MSG1  X4, X3
+	PXOR      X4, X6
+
+	// Rounds 40-43
+	SHA1NEXTE X5, X1
+	MOVO      X0, X2
+	SHA1MSG2  X5, X6
+	SHA1RNDS4 $2, X1, X0
+	SHA1MSG1  X5, X4
+	PXOR      X5, X3
+
+	// Rounds 44-47
+	SHA1NEXTE X6, X2
+	MOVO      X0, X1
+	SHA1MSG2  X6, X3
+	SHA1RNDS4 $2, X2, X0
+	SHA1MSG1  X6, X5
+	PXOR      X6, X4
+
+	// Rounds 48-51
+	SHA1NEXTE X3, X1
+	MOVO      X0, X2
+	SHA1MSG2  X3, X4
+	SHA1RNDS4 $2, X1, X0
+	SHA1MSG1  X3, X6
+	PXOR      X3, X5
+
+	// Rounds 52-55
+	SHA1NEXTE X4, X2
+	MOVO      X0, X1
+	SHA1MSG2  X4, X5
+	SHA1RNDS4 $2, X2, X0
+	SHA1MSG1  X4, X3
+	PXOR      X4, X6
+
+	// Rounds 56-59
+	SHA1NEXTE X5, X1
+	MOVO      X0, X2
+	SHA1MSG2  X5, X6
+	SHA1RNDS4 $2, X1, X0
+	SHA1MSG1  X5, X4
+	PXOR      X5, X3
+
+	// Rounds 60-63
+	SHA1NEXTE X6, X2
+	MOVO      X0, X1
+	SHA1MSG2  X6, X3
+	SHA1RNDS4 $3, X2, X0
+	SHA1MSG1  X6, X5
+	PXOR      X6, X4
+
+	// Rounds 64-67
+	SHA1NEXTE X3, X1
+	MOVO      X0, X2
+	SHA1MSG2  X3, X4
+	SHA1RNDS4 $3, X1, X0
+	SHA1MSG1  X3, X6
+	PXOR      X3, X5
+
+	// Rounds 68-71
+	SHA1NEXTE X4, X2
+	MOVO      X0, X1
+	SHA1MSG2  X4, X5
+	SHA1RNDS4 $3, X2, X0
+	PXOR      X4, X6
+
+	// Rounds 72-75
+	SHA1NEXTE X5, X1
+	MOVO      X0, X2
+	SHA1MSG2  X5, X6
+	SHA1RNDS4 $3, X1, X0
+
+	// Rounds 76-79
+	SHA1NEXTE X6, X2
+	MOVO      X0, X1
+	SHA1RNDS4 $3, X2, X0
+
+	// Add the initial value back and store in digest word order.
+	SHA1NEXTE X8, X1
+	PADDL     X7, X0
+	PSHUFD    $0x1b, X0, X0
+	MOVQ      X0, AX
+	MOVQ      AX, 0(DI)
+	PEXTRQ    $1, X0, AX
+	MOVQ      AX, 8(DI)
+	PEXTRD    $3, X1, AX
+	MOVL      AX, 16(DI)
+	RET
+
 // func cpuid(leaf, sub uint32) (a, b, c, d uint32)
 TEXT ·cpuid(SB), NOSPLIT, $0-24
 	MOVL leaf+0(FP), AX

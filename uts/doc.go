@@ -23,15 +23,20 @@
 //
 // SearchSerial walks a tree depth-first on the calling goroutine. Search
 // walks it as fork-join tasks on a core pool (core.Default(), or the pool
-// of WithPool): a task owns a range of one node's children, carrying the
-// node's state and depth by value, and splits the range in two, leaving
-// the larger half to thieves. Both return the same Result: the number of
-// nodes (root included), of leaves, and the largest depth (root = 0).
+// of WithPool). A task owns a range of one node's children, carrying the
+// node's state, depth and range by value in four machine words, so a fork
+// allocates nothing: a large range is split in halves with the larger half
+// left to thieves; a small one is walked in order, counting leaves on the
+// spot and forking an internal child's subtree against the rest of the
+// range. Both return the same Result: the number of nodes (root included),
+// of leaves, and the largest depth (root = 0).
 //
-// The SHA-1 of the fixed 24-byte spawn message is the whole cost of a node.
-// On amd64 with the SHA extensions it runs on them (sha1spawn_amd64.s);
-// elsewhere, or with the purego build tag, an unrolled Go version that
-// folds the message's constant words does.
+// The SHA-1 of the fixed 24-byte spawn message is nearly the whole cost of
+// a node. On amd64 with the SHA extensions it runs on them
+// (sha1spawn_amd64.s); elsewhere, or with the purego build tag, an unrolled
+// Go version that folds the message's constant words does. A Geometric
+// node's draw, floor(ln(1-u)/ln(1-p)), is a table lookup with the same
+// results (see cuts in children.go).
 //
 // The command cmd/uts runs a search from the command line, like the
 // reference program.

@@ -58,7 +58,12 @@ func sortOrdered[E cmp.Ordered](x []E, c *config) {
 	}
 	if kind == keyNone {
 		// Only ~string is left in cmp.Ordered.
-		sortStrings(unsafe.Slice((*string)(unsafe.Pointer(unsafe.SliceData(x))), len(x)), c)
+		s := unsafe.Slice((*string)(unsafe.Pointer(unsafe.SliceData(x))), len(x))
+		if stringsLookRandom(s) {
+			sortStrings(s, c)
+		} else {
+			quicksort(s, strings.Compare, func(s []string) { slices.Sort(s) }, c)
+		}
 		return
 	}
 	p := unsafe.Pointer(unsafe.SliceData(x))
@@ -188,4 +193,37 @@ func sortStrings(x []string, c *config) {
 		})
 		return struct{}{}
 	})
+}
+
+// stringSamples is how many positions stringsLookRandom looks at.
+const stringSamples = 64
+
+// stringsLookRandom decides between the two string sorts from a sample of
+// stringSamples pseudo-random positions. The cached-bytes sort pays for
+// building and writing back its pairs only where comparisons are expensive:
+// when most sampled strings are distinct and few sampled triples are
+// monotone (runs, as in sawtooth or organ-pipe inputs, make slices.Sort's
+// comparisons cheap and its partitions short). Measured on 1M 16-byte
+// strings: 1.5-1.9x faster on random ones, 0.7-0.9x on few-distinct and
+// presorted ones, which therefore take the plain quicksort.
+func stringsLookRandom(x []string) bool {
+	n := len(x)
+	if n < 3*stringSamples {
+		return false
+	}
+	r := xorshift(uint64(n)*0x9E3779B97F4A7C15 | 1)
+	var sample [stringSamples]string
+	monotone := 0
+	for k := range sample {
+		i := int(r.Next() % uint64(n-2))
+		a, b, c := x[i], x[i+1], x[i+2]
+		if (a < b && b < c) || (a > b && b > c) {
+			monotone++
+		}
+		sample[k] = a
+	}
+	slices.Sort(sample[:])
+	distinct := len(slices.Compact(sample[:]))
+	// Random triples are monotone with probability 1/3.
+	return distinct >= stringSamples*3/4 && monotone <= stringSamples/2
 }

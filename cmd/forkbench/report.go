@@ -286,7 +286,7 @@ func writeCompare(w io.Writer, old, cur *Results, threshold float64, color bool)
 		} else if c.Ratio < 1/threshold {
 			flag = "faster"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%.2f\t%s\n", c.Bench, c.Variant, c.P, fmtDur(c.Old), fmtDur(c.New), c.Ratio, flag)
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%.2f\t %s\n", c.Bench, c.Variant, c.P, fmtDur(c.Old), fmtDur(c.New), c.Ratio, flag)
 	}
 	tw.Flush()
 	if len(cs) == 0 {

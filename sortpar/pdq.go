@@ -239,7 +239,7 @@ func order2[E any](data []E, a, b int, swaps *int, cmp func(a, b E) int) (int, i
 // median returns the index among a, b, c holding the median value.
 func median[E any](data []E, a, b, c int, swaps *int, cmp func(a, b E) int) int {
 	a, b = order2(data, a, b, swaps, cmp)
-	b, c = order2(data, b, c, swaps, cmp)
+	b, _ = order2(data, b, c, swaps, cmp) // the larger of b, c is not the median
 	_, b = order2(data, a, b, swaps, cmp)
 	return b
 }

@@ -16,6 +16,7 @@ import (
 	"golang.org/x/exp/constraints"
 
 	"github.com/gofork/gofork/core"
+	"github.com/gofork/gofork/internal/pooltest"
 	"github.com/gofork/gofork/par"
 )
 
@@ -24,8 +25,6 @@ func TestMain(m *testing.M) {
 	// process by design.
 	goleak.VerifyTestMain(m, goleak.IgnoreTopFunction("github.com/gofork/gofork/core.(*Worker).sleep"))
 }
-
-var workerCounts = []int{1, 2, 4, 8}
 
 // partitioners returns a fresh set of named partitioner options (Affinity
 // gets a new state each time).
@@ -43,25 +42,6 @@ func partitioners() []struct {
 		{"simple1", par.Simple(1)},
 		{"simple7", par.Simple(7)},
 		{"affinity", par.Affinity(new(par.AffinityState))},
-	}
-}
-
-// withPools runs f once per worker count with a fresh pool, and on
-// HelpFirst pools, where the right half of a Join runs first.
-func withPools(t *testing.T, f func(t *testing.T, p *core.Pool)) {
-	for _, w := range workerCounts {
-		t.Run(fmt.Sprintf("p=%d", w), func(t *testing.T) {
-			p := core.New(core.WithWorkers(w))
-			defer p.Close()
-			f(t, p)
-		})
-	}
-	for _, w := range []int{1, 2, 4} {
-		t.Run(fmt.Sprintf("p=%d/helpfirst", w), func(t *testing.T) {
-			p := core.New(core.WithWorkers(w), core.WithPolicy(core.HelpFirst))
-			defer p.Close()
-			f(t, p)
-		})
 	}
 }
 
@@ -107,7 +87,7 @@ func checkFor[I constraints.Integer](t *testing.T, lo, hi I, opts ...par.Option)
 }
 
 func TestForExactlyOnce(t *testing.T) {
-	withPools(t, func(t *testing.T, p *core.Pool) {
+	pooltest.Each(t, func(t *testing.T, p *core.Pool) {
 		for _, pt := range partitioners() {
 			t.Run(pt.name, func(t *testing.T) {
 				opts := []par.Option{pt.opt, par.WithPool(p)}
@@ -164,7 +144,7 @@ func checkTiling[I constraints.Integer](t *testing.T, lo, hi I, opts ...par.Opti
 }
 
 func TestForRangeFullTypeRange(t *testing.T) {
-	withPools(t, func(t *testing.T, p *core.Pool) {
+	pooltest.Each(t, func(t *testing.T, p *core.Pool) {
 		for _, opt := range []par.Option{par.Static(), par.Grain(1 << 58), par.Simple(1 << 60),
 			par.Affinity(new(par.AffinityState))} {
 			opts := []par.Option{opt, par.WithPool(p)}
@@ -177,7 +157,7 @@ func TestForRangeFullTypeRange(t *testing.T) {
 }
 
 func TestSimpleChunkBound(t *testing.T) {
-	withPools(t, func(t *testing.T, p *core.Pool) {
+	pooltest.Each(t, func(t *testing.T, p *core.Pool) {
 		for _, g := range []int{1, 3, 8, 100} {
 			var chunks atomic.Int64
 			par.ForRange(0, 1000, func(a, b int) {
@@ -194,7 +174,7 @@ func TestSimpleChunkBound(t *testing.T) {
 }
 
 func TestGrainBound(t *testing.T) {
-	withPools(t, func(t *testing.T, p *core.Pool) {
+	pooltest.Each(t, func(t *testing.T, p *core.Pool) {
 		for _, g := range []int{1, 10, 333, 5000} {
 			for _, opt := range []par.Option{par.Auto(), par.Affinity(new(par.AffinityState))} {
 				par.ForRange(0, 10000, func(a, b int) {
@@ -208,7 +188,7 @@ func TestGrainBound(t *testing.T) {
 }
 
 func TestStaticOneChunkPerWorker(t *testing.T) {
-	withPools(t, func(t *testing.T, p *core.Pool) {
+	pooltest.Each(t, func(t *testing.T, p *core.Pool) {
 		for _, n := range []int{1, 3, 1000} {
 			var chunks atomic.Int64
 			par.ForRange(0, n, func(a, b int) { chunks.Add(1) }, par.Static(), par.WithPool(p))
@@ -220,7 +200,7 @@ func TestStaticOneChunkPerWorker(t *testing.T) {
 }
 
 func TestAffinityRecord(t *testing.T) {
-	withPools(t, func(t *testing.T, p *core.Pool) {
+	pooltest.Each(t, func(t *testing.T, p *core.Pool) {
 		var a par.AffinityState
 		if h, c := a.Hits(); h != 0 || c != 0 {
 			t.Fatalf("zero state: Hits() = %d, %d", h, c)
@@ -256,7 +236,7 @@ func TestAffinityRecord(t *testing.T) {
 }
 
 func TestNestedFor(t *testing.T) {
-	withPools(t, func(t *testing.T, p *core.Pool) {
+	pooltest.Each(t, func(t *testing.T, p *core.Pool) {
 		for _, pt := range partitioners() {
 			const outer, inner = 37, 53
 			var seen [outer * inner]atomic.Int32
@@ -273,7 +253,7 @@ func TestNestedFor(t *testing.T) {
 }
 
 func TestForEachAndMap(t *testing.T) {
-	withPools(t, func(t *testing.T, p *core.Pool) {
+	pooltest.Each(t, func(t *testing.T, p *core.Pool) {
 		for _, n := range []int{0, 1, 2, 1001} {
 			s := make([]int, n)
 			for i := range s {
@@ -346,7 +326,7 @@ func catch(f func()) (v any) {
 }
 
 func TestForPanic(t *testing.T) {
-	withPools(t, func(t *testing.T, p *core.Pool) {
+	pooltest.Each(t, func(t *testing.T, p *core.Pool) {
 		for _, pt := range partitioners() {
 			const n, bad = 500, 123
 			var after atomic.Int32
@@ -381,7 +361,7 @@ func TestForPanic(t *testing.T) {
 }
 
 func TestForCtxCancel(t *testing.T) {
-	withPools(t, func(t *testing.T, p *core.Pool) {
+	pooltest.Each(t, func(t *testing.T, p *core.Pool) {
 		for _, pt := range []par.Option{par.Simple(1), par.Static(), par.Affinity(new(par.AffinityState))} {
 			ctx, cancel := context.WithCancel(context.Background())
 			const n, stop = 1000, 100
@@ -457,7 +437,7 @@ func treeSum(a, b, g uint64) uint64 {
 }
 
 func TestSplitFixed(t *testing.T) {
-	withPools(t, func(t *testing.T, p *core.Pool) {
+	pooltest.Each(t, func(t *testing.T, p *core.Pool) {
 		for _, n := range []uint64{1, 2, 1000, 5003, 65537} {
 			// A non-associative join makes the result depend on the tree.
 			ops := par.Ops[uint64]{

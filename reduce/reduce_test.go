@@ -16,6 +16,7 @@ import (
 	"golang.org/x/exp/constraints"
 
 	"github.com/gofork/gofork/core"
+	"github.com/gofork/gofork/internal/pooltest"
 	"github.com/gofork/gofork/par"
 	"github.com/gofork/gofork/reduce"
 )
@@ -25,8 +26,6 @@ func TestMain(m *testing.M) {
 	// process by design.
 	goleak.VerifyTestMain(m, goleak.IgnoreTopFunction("github.com/gofork/gofork/core.(*Worker).sleep"))
 }
-
-var workerCounts = []int{1, 2, 4, 8}
 
 func partitioners() []struct {
 	name string
@@ -42,25 +41,6 @@ func partitioners() []struct {
 		{"simple1", par.Simple(1)},
 		{"simple5", par.Simple(5)},
 		{"affinity", par.Affinity(new(par.AffinityState))},
-	}
-}
-
-// withPools runs f once per worker count with a fresh pool, and on
-// HelpFirst pools, where the right half of a Join runs first.
-func withPools(t *testing.T, f func(t *testing.T, p *core.Pool)) {
-	for _, w := range workerCounts {
-		t.Run(fmt.Sprintf("p=%d", w), func(t *testing.T) {
-			p := core.New(core.WithWorkers(w))
-			defer p.Close()
-			f(t, p)
-		})
-	}
-	for _, w := range []int{1, 2, 4} {
-		t.Run(fmt.Sprintf("p=%d/helpfirst", w), func(t *testing.T) {
-			p := core.New(core.WithWorkers(w), core.WithPolicy(core.HelpFirst))
-			defer p.Close()
-			f(t, p)
-		})
 	}
 }
 
@@ -127,7 +107,7 @@ func (c *concatBody[I]) Join(r *concatBody[I]) {
 }
 
 func TestReduceMatchesSerialFold(t *testing.T) {
-	withPools(t, func(t *testing.T, p *core.Pool) {
+	pooltest.Each(t, func(t *testing.T, p *core.Pool) {
 		for _, pt := range partitioners() {
 			t.Run(pt.name, func(t *testing.T) {
 				opts := []par.Option{pt.opt, par.WithPool(p)}
@@ -186,7 +166,7 @@ func TestDeterministicBits(t *testing.T) {
 	wantSum := reduce.Sum(x, par.WithPool(ref))
 	wantG := reduce.Deterministic(0, n, 0.0, sumBody, addF, par.Grain(100), par.WithPool(ref))
 	ref.Close()
-	withPools(t, func(t *testing.T, p *core.Pool) {
+	pooltest.Each(t, func(t *testing.T, p *core.Pool) {
 		for _, pt := range partitioners() {
 			if strings.HasPrefix(pt.name, "simple") || pt.name == "auto-grain3" {
 				continue // these name another tree
@@ -211,7 +191,7 @@ func TestDeterministicBits(t *testing.T) {
 
 func TestSliceHelpers(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 1))
-	withPools(t, func(t *testing.T, p *core.Pool) {
+	pooltest.Each(t, func(t *testing.T, p *core.Pool) {
 		for _, pt := range partitioners() {
 			opts := []par.Option{pt.opt, par.WithPool(p)}
 			for _, n := range []int{1, 2, 3, 1000, 4097} {
@@ -329,7 +309,7 @@ func catch(f func()) (v any) {
 }
 
 func TestReducePanic(t *testing.T) {
-	withPools(t, func(t *testing.T, p *core.Pool) {
+	pooltest.Each(t, func(t *testing.T, p *core.Pool) {
 		for _, pt := range partitioners() {
 			var after atomic.Int32
 			var panicked atomic.Bool

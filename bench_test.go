@@ -49,14 +49,24 @@ func benchPools(b *testing.B, prefix string, policies []core.Policy, fn func(b *
 			b.Run(name, func(b *testing.B) {
 				pool := core.New(core.WithWorkers(p), core.WithPolicy(pol))
 				defer pool.Close()
-				// Warm up: the first run allocates each fork depth's frame
-				// once; b.Loop then measures the steady state.
-				core.Run(pool, func(w *core.Worker) int { return fib(w, 20) })
+				// Warm up: the first fork at each depth allocates that
+				// depth's frame once; b.Loop then measures the steady state.
+				core.Run(pool, func(w *core.Worker) int { return warmChain(w, 64) })
 				b.ReportAllocs()
 				fn(b, pool)
 			})
 		}
 	}
+}
+
+// warmChain forks a chain n deep with the frame type fib uses, so that every
+// depth up to n has its frame before timing starts.
+func warmChain(w *core.Worker, n int) int {
+	if n == 0 {
+		return 0
+	}
+	x, y := core.Join(w, warmChain, n-1, fib, 1)
+	return x + y
 }
 
 func policyName(p core.Policy) string {

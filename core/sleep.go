@@ -49,10 +49,12 @@ type nodeCount struct {
 
 func (s *sleepState) sleeping() uint32 { return uint32(s.counts.Load() >> 32) }
 
-// addSearching adds d (+1 or -1) to the searching count and returns the new
-// count.
-func (s *sleepState) addSearching(d int) uint32 {
-	return uint32(s.counts.Add(uint64(int64(d))))
+// addSearching adds d (+1 or -1) to the number of searching workers, in the
+// pool and in w's NUMA node, and returns both new counts.
+func (p *Pool) addSearching(w *Worker, d int) (all uint32, node int32) {
+	all = uint32(p.sleep.counts.Add(uint64(int64(d))))
+	node = p.nodes[w.node].searching.Add(int32(d))
+	return all, node
 }
 
 func (s *sleepState) addSleeping(d int) {

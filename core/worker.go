@@ -108,8 +108,7 @@ func (w *Worker) loop() {
 func (w *Worker) search(latch *frameHeader, leap int, counted bool) bool {
 	p := w.pool
 	if !counted {
-		p.sleep.addSearching(1)
-		p.nodes[w.node].searching.Add(1)
+		p.addSearching(w, 1)
 	}
 	for round := 0; ; round++ {
 		if latch != nil && latch.state.Load() == frameDone {
@@ -140,8 +139,7 @@ func (w *Worker) search(latch *frameHeader, leap int, counted bool) bool {
 			runtime.Gosched()
 		}
 	}
-	p.sleep.addSearching(-1)
-	p.nodes[w.node].searching.Add(-1)
+	p.addSearching(w, -1)
 	return false
 }
 
@@ -151,8 +149,8 @@ func (w *Worker) search(latch *frameHeader, leap int, counted bool) bool {
 // first push is shared at once).
 func (w *Worker) found() {
 	p := w.pool
-	last := p.sleep.addSearching(-1) == 0
-	lastInNode := p.nodes[w.node].searching.Add(-1) == 0
+	all, node := p.addSearching(w, -1)
+	last, lastInNode := all == 0, node == 0
 	if p.sleep.sleeping() == 0 {
 		return
 	}
@@ -284,8 +282,7 @@ func (w *Worker) waitStolen(h *frameHeader, i uint32) *PanicError {
 		counted = w.sleep(h)
 	}
 	if counted {
-		w.pool.sleep.addSearching(-1) // woken by a waker but not searching any more
-		w.pool.nodes[w.node].searching.Add(-1)
+		w.pool.addSearching(w, -1) // woken by a waker but not searching any more
 	}
 	w.dq.stolenReturn(i)
 	h.thief.Store(0)

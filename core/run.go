@@ -74,9 +74,10 @@ type rootHeader struct {
 
 // rootJob is a root submitted by Run, recycled through a per-type sync.Pool.
 type rootJob[R any] struct {
-	hdr rootHeader
-	fn  func(*Worker) R
-	res R
+	hdr  rootHeader
+	home *sync.Pool // the pool of *rootJob[R] it is returned to
+	fn   func(*Worker) R
+	res  R
 }
 
 func (j *rootJob[R]) execute(w *Worker) { j.res = j.fn(w) }
@@ -93,7 +94,7 @@ func (j *rootJob[R]) wait(p *Pool) R {
 	res, pe := j.res, j.hdr.panicked
 	j.release()
 	j.hdr.panicked = nil
-	p.putRootJob(reflect.TypeFor[R](), j)
+	j.home.Put(j)
 	p.runs.Done()
 	if pe != nil {
 		panic(pe)
@@ -103,25 +104,21 @@ func (j *rootJob[R]) wait(p *Pool) R {
 
 // getRootJob returns a recycled root job for result type R. Root jobs carry a
 // channel, so recycling them keeps Run free of allocations in steady state.
+// Each job remembers its type's sync.Pool, so returning it needs no lookup.
 func getRootJob[R any](p *Pool) *rootJob[R] {
 	t := reflect.TypeFor[R]()
-	if sp, ok := p.rootJobs.Load(t); ok {
-		if j, ok := sp.(*sync.Pool).Get().(*rootJob[R]); ok {
-			return j
-		}
-	}
-	j := &rootJob[R]{}
-	j.hdr.job = j
-	j.hdr.done = make(chan struct{}, 1)
-	return j
-}
-
-func (p *Pool) putRootJob(t reflect.Type, j any) {
 	sp, ok := p.rootJobs.Load(t)
 	if !ok {
 		sp, _ = p.rootJobs.LoadOrStore(t, new(sync.Pool))
 	}
-	sp.(*sync.Pool).Put(j)
+	home := sp.(*sync.Pool)
+	if j, ok := home.Get().(*rootJob[R]); ok {
+		return j
+	}
+	j := &rootJob[R]{home: home}
+	j.hdr.job = j
+	j.hdr.done = make(chan struct{}, 1)
+	return j
 }
 
 // enter registers a submitted root, panicking if the pool is closed. Every

@@ -47,10 +47,19 @@
 //
 // Run and RunOn may be called from any goroutine, including from inside a
 // task (a nested Run on the same pool runs inline on the current worker). A
-// *Worker belongs to the task that received it: Join, Invoke and Poll must be
-// called with it, from that task's goroutine. A Pool's methods are safe for
-// concurrent use. Close waits for submitted roots, so it must not be called
-// from inside a task.
+// *Worker belongs to the task that received it: Join, Invoke, Poll, Pending
+// and Hungry must be called with it, from that task's goroutine. A Pool's
+// methods are safe for concurrent use. Close waits for submitted roots, so it
+// must not be called from inside a task.
+//
+// # Forking on demand
+//
+// A recursion whose leaves are a few tens of nanoseconds can fork less than
+// at every level. Pending tells how many of the worker's forks still wait for
+// a thief and Hungry whether any worker is out of work: forking only while
+// Pending is small, and when Hungry, keeps a one-worker run as fast as the
+// serial code while thieves still find work (package uts does this; see its
+// walk.go). Such code should call Poll where it does not fork.
 //
 // Panics in tasks are caught and re-raised in the goroutine that called Run,
 // as a *PanicError carrying the original value and the task's stack.

@@ -127,6 +127,34 @@ func invokeRange(w *Worker, fns []func(*Worker)) struct{} {
 	return struct{}{}
 }
 
+// Pending returns how many of the frames this worker has forked are still
+// waiting on its deque, not taken by a thief: the stealable work it offers
+// now. A recursion can fork only while Pending is below a small bound and run
+// serially otherwise (the max-tasks cut-off of Duran, Corbalán and Ayguadé,
+// "An adaptive cut-off for task parallelism", SC 2008): with one worker it
+// then forks only near the root, and once thieves take its frames the count
+// drops and it forks again where it is. Code that stops forking this way
+// should call Poll at its would-be fork points, so that frames it holds
+// privately are shared when a thief asks. Pending costs two loads.
+func (w *Worker) Pending() int {
+	d := &w.dq
+	if d.allStolen {
+		return 0 // every frame below head was stolen (I4)
+	}
+	// tail only grows while allStolen is false, and tail <= head (I1); a
+	// stale tail only makes the count too high by frames stolen meanwhile.
+	tail, _ := unpackTS(d.ts.Load())
+	return int(d.head - tail)
+}
+
+// Hungry reports whether some worker of the pool is out of work: looking
+// for it or asleep. It is one load of a word that changes only when workers
+// start or stop looking, so a recursion may call it at every would-be fork
+// point and fork only when the answer is yes (or Pending is low).
+func (w *Worker) Hungry() bool {
+	return w.pool.sleep.counts.Load() != 0
+}
+
 // Poll lets thieves in during a long stretch of work that forks nothing: if a
 // thief has asked this worker for work, the older half of its private frames
 // becomes stealable. A frame pushed by Join is normally made stealable at the

@@ -1,10 +1,6 @@
 package uts
 
-import (
-	"math"
-
-	"github.com/gofork/gofork/core"
-)
+import "math"
 
 // maxChildren is the reference's MAXNUMCHILDREN: every node except a
 // Binomial root and Balanced nodes has at most this many children. Large
@@ -35,12 +31,16 @@ type rule struct {
 	// Geometric draw at depth h by a table lookup (see cuts); deeper depths
 	// take the logarithm.
 	geoCuts []*cuts
-	// leafLevels[h] is true if every node at depth h is a leaf.
-	leafLevels []bool
-	// fork is the method value r.children, made once per Search and passed
-	// to every Join.
-	fork func(*core.Worker, task) Result
+	// serialLevels[h] is true if a node at depth h is expected to have a
+	// subtree of fewer than serialSubtree nodes; Search walks such subtrees
+	// serially.
+	serialLevels []bool
 }
+
+// serialSubtree is the expected subtree size, in nodes, below which Search
+// does not consider forking: about 3 µs of work at 30 ns a node, against a
+// fork and its two task entries of some tens of nanoseconds.
+const serialSubtree = 100
 
 // cutsDepths bounds the depths that get a cuts table: building one takes
 // a few hundred logarithms.
@@ -87,30 +87,79 @@ func newRule(t Tree) *rule {
 			r.geoCuts[h] = c
 		}
 	}
-	r.leafLevels = make([]bool, cutsDepths)
-	for h := range r.leafLevels {
-		switch r.typ {
-		case Binomial:
-			r.leafLevels[h] = h > 0 && (r.q == 0 || r.m == 0)
-		case Geometric:
-			r.leafLevels[h] = h < len(r.geoCuts) && r.geoCuts[h].leafFrom == 0
-		case Hybrid:
-			if float64(h) < r.shiftLimit {
-				r.leafLevels[h] = h < len(r.geoCuts) && r.geoCuts[h].leafFrom == 0
-			} else {
-				r.leafLevels[h] = r.q == 0 || r.m == 0
-			}
-		case Balanced:
-			r.leafLevels[h] = h >= r.genMx || int(r.b0) == 0
-		}
-	}
+	r.serialLevels = r.expectedSmall(serialSubtree)
 	return r
 }
 
-// leafLevel reports whether every node at depth h is known to be a leaf
-// (false when it is not known).
+// expectedSmall returns, for the depths below cutsDepths, whether a node's
+// expected subtree size is under n. The expected size obeys
+// E(h) = 1 + mean(h) * E(h+1), mean(h) being the expected number of children
+// at depth h (b_h for a Geometric level, q*m for a Binomial one, 0 for a
+// level of leaves). Geometric levels are small only within reach of a level
+// of leaves (a Fixed, Linear or Cyclic tree's end); Binomial ones when
+// 1/(1-q*m) is small, never for q*m near 1 (T3), where every subtree's size
+// is unpredictable, which is the point of those trees.
+func (r *rule) expectedSmall(n float64) []bool {
+	small := make([]bool, cutsDepths)
+	// E below the table: 1/(1 - q*m), the fixed point of the recursion, for
+	// Binomial levels with q*m < 1; 1 below a Balanced tree's last level;
+	// unknown, so infinite, for Geometric ones.
+	size := math.Inf(1)
+	switch qm := r.q * float64(r.m); {
+	case r.typ == Balanced:
+		size = 1
+	case (r.typ == Binomial || r.typ == Hybrid) && qm < 1:
+		size = 1 / (1 - qm)
+	}
+	for h := cutsDepths - 1; h >= 0; h-- {
+		var mean float64
+		switch {
+		case r.leafLevel(h):
+			mean = 0
+		case r.typ == Balanced:
+			mean = float64(int(r.b0))
+		case r.typ == Binomial && h == 0:
+			mean = float64(r.rootBF)
+		case r.typ == Binomial, r.typ == Hybrid && float64(h) >= r.shiftLimit:
+			mean = r.q * float64(r.m)
+		default: // a Geometric level
+			mean = r.branching(h)
+			if !(mean > 0 && mean < math.Inf(1)) {
+				mean = 0 // b_h zero, negative, infinite or NaN: all leaves (see newCuts)
+			}
+		}
+		if mean == 0 {
+			size = 1
+		} else {
+			size = 1 + mean*size
+		}
+		small[h] = size < n
+	}
+	return small
+}
+
+// leafLevel reports whether every node at depth h is a leaf, as far as the
+// rule shows without drawing (false when it is not known).
 func (r *rule) leafLevel(h int) bool {
-	return h < len(r.leafLevels) && r.leafLevels[h]
+	switch r.typ {
+	case Binomial:
+		return h > 0 && (r.q == 0 || r.m == 0)
+	case Geometric:
+		return h < len(r.geoCuts) && r.geoCuts[h].leafFrom == 0
+	case Hybrid:
+		if float64(h) < r.shiftLimit {
+			return h < len(r.geoCuts) && r.geoCuts[h].leafFrom == 0
+		}
+		return r.q == 0 || r.m == 0
+	default: // Balanced
+		return h >= r.genMx || int(r.b0) == 0
+	}
+}
+
+// serialLevel reports whether Search walks the subtrees of nodes at depth h
+// serially (see expectedSmall).
+func (r *rule) serialLevel(h int) bool {
+	return h < len(r.serialLevels) && r.serialLevels[h]
 }
 
 // branching returns b_h, the expected number of children of a Geometric

@@ -55,7 +55,11 @@ type packed struct {
 	s4       uint32
 }
 
-func pack(s state) packed {
+// pack reads *s word by word: each load lies within one of the stores that
+// spawn wrote the state with (16 bytes, then 4), so it is forwarded from
+// them; a by-value copy of a state uses a 16-byte load at offset 4, which
+// straddles both and waits for them to retire.
+func pack(s *state) packed {
 	return packed{uint64(s[0]) | uint64(s[1])<<32, uint64(s[2]) | uint64(s[3])<<32, s[4]}
 }
 

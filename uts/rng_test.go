@@ -44,7 +44,6 @@ var spawnKernels = []struct {
 }{
 	{"spawn", func(p *state, i uint32) (c state) { spawn(p, i, &c); return c }},
 	{"generic", spawnGeneric},
-	{"packed", func(p *state, i uint32) state { var c packed; spawnPacked(pack(*p), i, &c); return c.unpack() }},
 }
 
 func TestRNGVectors(t *testing.T) {

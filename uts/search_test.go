@@ -286,4 +286,49 @@ func TestSearchAllocs(t *testing.T) {
 		t.Errorf("Search on 1 worker allocates %v times on the small tree, %v on the large one", a, b)
 	}
 	t.Logf("allocs per Search: %v (small tree), %v (large tree)", a, b)
+	// A deep tree: the walk's stack of open ranges (walk.go) grows to
+	// T3's 1572 levels once and is kept for the next search.
+	shallow := T3
+	shallow.Q = 0.1
+	if d, s := SearchSerial(T3).MaxDepth, SearchSerial(shallow).MaxDepth; d < 20*s {
+		t.Fatalf("trees too alike: depths %d and %d", d, s)
+	}
+	a = count(func() { Search(shallow, WithPool(p)) })
+	b = count(func() { Search(T3, WithPool(p)) })
+	if b > a {
+		t.Errorf("Search on 1 worker allocates %v times on a shallow Binomial tree, %v on T3", a, b)
+	}
+}
+
+// TestPromotion searches with promotion at every internal node (walk.go)
+// and checks the counts against the serial search: every node must be
+// counted once however the open ranges are cut and forked.
+func TestPromotion(t *testing.T) {
+	always := func(o *options) { o.promoteAlways = true }
+	trees := []Tree{T1, T3}
+	if testing.Short() || raceEnabled {
+		trees = nil
+	}
+	for _, args := range append(smallTrees, cornerTrees...) {
+		tree, err := Parse(args)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tree.Type == Binomial && tree.B0 > 1e6 {
+			continue
+		}
+		trees = append(trees, tree)
+	}
+	// Deep Binomial trees, a few thousand nodes each.
+	for seed := range 20 {
+		trees = append(trees, Tree{Type: Binomial, B0: 50, Q: 0.2, M: 5, Seed: seed})
+	}
+	for _, tree := range trees {
+		want := SearchSerial(tree)
+		withPools(t, func(t *testing.T, p *core.Pool) {
+			if got := Search(tree, WithPool(p), always); got != want {
+				t.Errorf("Search(%v) promoting everywhere = %+v, serial %+v", tree, got, want)
+			}
+		})
+	}
 }

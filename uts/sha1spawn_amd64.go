@@ -7,11 +7,6 @@ package uts
 //go:noescape
 func spawnSHANI(p *state, i uint32, out *state)
 
-// spawnSHANIPacked is spawnSHANI on packed states (sha1spawn_amd64.s).
-//
-//go:noescape
-func spawnSHANIPacked(s01, s23 uint64, s4, i uint32, out *packed)
-
 func cpuid(leaf, sub uint32) (a, b, c, d uint32)
 
 // hasSHANI reports whether the CPU has the SHA extensions and SSE4.1, which
@@ -38,15 +33,4 @@ func spawn(p *state, i uint32, c *state) {
 		return
 	}
 	*c = spawnGeneric(p, i)
-}
-
-// spawnPacked sets *c to the state of child i of the node with the packed
-// state p.
-func spawnPacked(p packed, i uint32, c *packed) {
-	if hasSHANI {
-		spawnSHANIPacked(p.s01, p.s23, p.s4, i, c)
-		return
-	}
-	s := p.unpack()
-	*c = pack(spawnGeneric(&s, i))
 }

@@ -7,10 +7,3 @@ const hasSHANI = false
 
 // spawn sets *c to the state of child i of the node with state p.
 func spawn(p *state, i uint32, c *state) { *c = spawnGeneric(p, i) }
-
-// spawnPacked sets *c to the state of child i of the node with the packed
-// state p.
-func spawnPacked(p packed, i uint32, c *packed) {
-	s := p.unpack()
-	*c = pack(spawnGeneric(&s, i))
-}

@@ -201,3 +201,34 @@ func TestCutsMatchLogarithm(t *testing.T) {
 		}
 	}
 }
+
+func TestExpectedSmall(t *testing.T) {
+	// Fixed Geometric: E(h) = (b^(D-h+1) - 1) / (b - 1) below depth D.
+	for _, tr := range []Tree{T1, T1L, {Type: Geometric, Shape: Fixed, B0: 2, Depth: 20}} {
+		r := newRule(tr)
+		for h := range cutsDepths {
+			size := 1.0
+			if h < tr.Depth {
+				size = (math.Pow(tr.B0, float64(tr.Depth-h+1)) - 1) / (tr.B0 - 1)
+			}
+			if got, want := r.serialLevel(h), size < serialSubtree; got != want {
+				t.Errorf("%v: serialLevel(%d) = %v, expected subtree %.0f nodes", tr, h, got, size)
+			}
+		}
+	}
+	// Binomial: E = 1/(1-q*m) below the root, unbounded for q*m >= 1.
+	for _, c := range []struct {
+		tree  Tree
+		small bool
+	}{{T3, false}, {T3L, false}, {Tree{Type: Binomial, B0: 2000, Q: 0.199, M: 5}, false}, {Tree{Type: Binomial, B0: 2000, Q: 0.19, M: 5}, true}, {Tree{Type: Binomial, B0: 2000, Q: 0.1, M: 2}, true}, {Tree{Type: Binomial, B0: 2000, Q: 0, M: 5}, true}} {
+		r := newRule(c.tree)
+		for h := 1; h < cutsDepths; h++ {
+			if got := r.serialLevel(h); got != c.small {
+				t.Errorf("%v: serialLevel(%d) = %v, want %v", c.tree, h, got, c.small)
+			}
+		}
+		if r.serialLevel(0) && c.tree.B0 >= serialSubtree {
+			t.Errorf("%v: the root of %v children is small", c.tree, c.tree.B0)
+		}
+	}
+}

@@ -221,13 +221,13 @@ func (x *search) walk(w *core.Worker, o *openRanges, s *state, h, lo, hi int, re
 	var cbuf state
 	c := &cbuf
 	for {
-		w.Poll() // let a thief in if it asked: this worker may not fork for a while
-		if hi-lo >= splitMin && w.Pending() < maxPending {
+		// Pending changes under this walk only when thieves take frames
+		// (forks made deeper are joined before they return), and a thief
+		// is hungry before it steals; so it is read once per node.
+		forks := w.Pending() < maxPending
+		if forks && hi-lo >= splitMin {
 			o.pop(j) // the halves own the whole range
-			mid := lo + (hi-lo)/2
-			t := newTask(pack(s), h, 0, 0)
-			a, b := core.Join(w, x.fork, t.withRange(lo, mid), x.fork, t.withRange(mid, hi))
-			*res = res.add(a).add(b)
+			x.split(w, newTask(pack(s), h, lo, hi), res)
 			return
 		}
 		res.Nodes += int64(hi - lo)
@@ -246,12 +246,14 @@ func (x *search) walk(w *core.Worker, o *openRanges, s *state, h, lo, hi int, re
 					res.Nodes -= int64(hi - i) // the task counts them
 					return
 				}
+				// Nothing to promote: if a thief asked this worker for
+				// work, share the frames it holds privately.
+				w.Poll()
 			}
-			if hi-(i+1) >= restMin && w.Pending() < maxPending {
+			if forks && hi-(i+1) >= restMin {
 				o.pop(j) // the rest goes to its own task
 				res.Nodes -= int64(hi - (i + 1))
-				a, b := core.Join(w, x.fork, newTask(pack(c), h+1, 0, k), x.fork, newTask(pack(s), h, i+1, hi))
-				*res = res.add(a).add(b)
+				x.join(w, newTask(pack(c), h+1, 0, k), newTask(pack(s), h, i+1, hi), res)
 				return
 			}
 			o.set(j, i, hi)
@@ -274,6 +276,25 @@ func (x *search) walk(w *core.Worker, o *openRanges, s *state, h, lo, hi int, re
 	}
 }
 
+// split forks the two halves of t's range and adds their counts to res.
+// It and join are kept out of walk, which calls them rarely, so that the
+// inlined Join does not crowd walk's registers.
+//
+//go:noinline
+func (x *search) split(w *core.Worker, t task, res *Result) {
+	mid := t.lo() + (t.hi()-t.lo())/2
+	a, b := core.Join(w, x.fork, t.withRange(t.lo(), mid), x.fork, t.withRange(mid, t.hi()))
+	*res = res.add(a).add(b)
+}
+
+// join forks tasks a and b and adds their counts to res.
+//
+//go:noinline
+func (x *search) join(w *core.Worker, a, b task, res *Result) {
+	ra, rb := core.Join(w, x.fork, a, x.fork, b)
+	*res = res.add(ra).add(rb)
+}
+
 // promote cuts the open range p short after its current child and forks
 // the siblings left there (the oldest work this worker holds) against mine,
 // the current walk's remaining children, adding both counts to res.
@@ -282,8 +303,7 @@ func (x *search) promote(w *core.Worker, o *openRanges, p int, mine task, res *R
 	old := newTask(l.p, int(l.h), int(l.i)+1, int(l.hi))
 	res.Nodes -= int64(l.hi - l.i - 1) // counted by its walk, and again by the task
 	l.hi = l.i + 1
-	a, b := core.Join(w, x.fork, mine, x.fork, old)
-	*res = res.add(a).add(b)
+	x.join(w, mine, old, res)
 }
 
 // scan spawns the children i, i+1, ... of the node with state s at depth h

@@ -887,7 +887,12 @@ func BenchmarkUTS(b *testing.B) {
 	}
 }
 
+// utsBenchRun times search. One untimed search first lets the pool's workers
+// allocate the frames of every fork depth they will reach (a frame per depth
+// per worker, kept for later forks): on deep trees at P=2 that is tens of
+// thousands of frames the first time, none in steady state.
 func utsBenchRun(b *testing.B, search func() uts.Result) {
+	search()
 	b.ReportAllocs()
 	var nodes int64
 	for b.Loop() {

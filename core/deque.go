@@ -54,6 +54,7 @@ type deque struct {
 	allStolen bool                           // every frame in [0, head) was stolen (I4)
 	slots     []*frameHeader                 // slot i holds the frame of fork depth i
 	cache     []any                          // cache[i] is slots[i]'s frame as its typed pointer
+	used      uint32                         // depths below used may hold data since the last releaseFrames; used <= len(cache)
 	pub       atomic.Pointer[[]*frameHeader] // the thieves' view of slots; replaced on growth
 
 	_ [cacheLinePad]byte
@@ -97,6 +98,15 @@ func (d *deque) init() {
 	d.publishSlots()
 	d.allStolen = true // nothing pushed yet: the first push is shared at once
 	d.sharedAllStolen.Store(true)
+}
+
+// reach is Join's slow path for a push at depth i >= used: it records that
+// frame i will hold data and makes room for it. Owner only.
+func (d *deque) reach(i uint32) {
+	if int(i) >= len(d.cache) {
+		d.grow()
+	}
+	d.used = i + 1
 }
 
 // grow doubles the deque's capacity. Owner only.

@@ -79,10 +79,14 @@ func (fr *frame[X, R]) release() {
 	fr.fn, fr.arg, fr.res = nil, zx, zr
 }
 
-// releaseFrames drops the data referenced by the frames cached above depth,
-// up to the highest depth used; called when the worker goes idle.
+// releaseFrames drops the data referenced by the frames cached at depths
+// from and above that were used since the last call; called when the worker
+// goes idle. A push at depth i needs head == i, so the depths used since the
+// worker was last idle are a prefix [0, used): only those are visited, not
+// every frame ever cached (a deep UTS search leaves tens of thousands).
 func (d *deque) releaseFrames(from uint32) {
-	for i := int(from); i < len(d.cache) && d.cache[i] != nil; i++ {
+	for i := from; i < d.used; i++ {
 		d.slots[i].job.release()
 	}
+	d.used = min(d.used, from)
 }

@@ -1,6 +1,7 @@
 package core
 
 import (
+	"runtime"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -110,5 +111,60 @@ func TestHungry(t *testing.T) {
 	}
 	if hungry[0].Load() || hungry[1].Load() {
 		t.Errorf("Hungry for a second with both workers running a half: %v %v", hungry[0].Load(), hungry[1].Load())
+	}
+}
+
+// TestIdleReleasesFrames checks that a worker going idle drops what its
+// cached frames reference, also after a deeper earlier run: the frames of
+// the depths used since it was last idle are released, none are missed.
+func TestIdleReleasesFrames(t *testing.T) {
+	p := New(WithWorkers(1))
+	defer p.Close()
+	var deep func(w *Worker, n int) int
+	deep = func(w *Worker, n int) int {
+		if n == 0 {
+			return 0
+		}
+		a, _ := Join(w, deep, n-1, func(*Worker, *[1 << 16]byte) int { return 0 }, new([1 << 16]byte))
+		return a
+	}
+	Run(p, func(w *Worker) int { return deep(w, 200) }) // frames cached to depth 200
+	waitAsleep(t, p)
+	for _, depth := range []int{5, 50} {
+		var freed atomic.Int32
+		Run(p, func(w *Worker) int {
+			var held func(w *Worker, n int) int
+			held = func(w *Worker, n int) int {
+				if n == 0 {
+					return 0
+				}
+				big := new([1 << 16]byte)
+				runtime.SetFinalizer(big, func(*[1 << 16]byte) { freed.Add(1) })
+				a, _ := Join(w, held, n-1, func(*Worker, *[1 << 16]byte) int { return 0 }, big)
+				return a
+			}
+			return held(w, depth)
+		})
+		waitAsleep(t, p)
+		deadline := time.Now().Add(5 * time.Second)
+		for int(freed.Load()) < depth && time.Now().Before(deadline) {
+			runtime.GC()
+			time.Sleep(time.Millisecond)
+		}
+		if n := int(freed.Load()); n != depth {
+			t.Errorf("depth %d: %d of %d arguments freed after the worker went idle", depth, n, depth)
+		}
+	}
+}
+
+// waitAsleep waits until every worker of p sleeps.
+func waitAsleep(t *testing.T, p *Pool) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for int(p.sleep.sleeping()) < len(p.workers) {
+		if time.Now().After(deadline) {
+			t.Fatal("workers did not go to sleep in 5 s")
+		}
+		time.Sleep(time.Millisecond)
 	}
 }

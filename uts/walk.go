@@ -236,7 +236,7 @@ func (x *search) walk(w *core.Worker, o *openRanges, s *state, h, lo, hi int, re
 		i, k := x.scan(s, h, lo, hi, c, res)
 		for ; i+1 < hi; i, k = x.scan(s, h, i+1, hi, c, res) {
 			if serialKids {
-				x.serial(*c, h+1, k, res)
+				x.serial(c, h+1, k, res)
 				continue
 			}
 			if w.Hungry() || x.promoteAlways {
@@ -266,7 +266,7 @@ func (x *search) walk(w *core.Worker, o *openRanges, s *state, h, lo, hi int, re
 		}
 		if serialKids {
 			o.pop(j)
-			x.serial(*c, h+1, k, res)
+			x.serial(c, h+1, k, res)
 			return
 		}
 		// The last child: go on with its children. *s is not needed any

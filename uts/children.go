@@ -101,6 +101,7 @@ func newRule(t Tree) *rule {
 // is unpredictable, which is the point of those trees.
 func (r *rule) expectedSmall(n float64) []bool {
 	small := make([]bool, cutsDepths)
+	some := false
 	// E below the table: 1/(1 - q*m), the fixed point of the recursion, for
 	// Binomial levels with q*m < 1; 1 below a Balanced tree's last level;
 	// unknown, so infinite, for Geometric ones.
@@ -134,6 +135,10 @@ func (r *rule) expectedSmall(n float64) []bool {
 			size = 1 + mean*size
 		}
 		small[h] = size < n
+		some = some || small[h]
+	}
+	if !some {
+		return nil // serialLevel is then a length check (Binomial trees)
 	}
 	return small
 }

@@ -221,11 +221,7 @@ func (x *search) walk(w *core.Worker, o *openRanges, s *state, h, lo, hi int, re
 	var cbuf state
 	c := &cbuf
 	for {
-		// Pending changes under this walk only when thieves take frames
-		// (forks made deeper are joined before they return), and a thief
-		// is hungry before it steals; so it is read once per node.
-		forks := w.Pending() < maxPending
-		if forks && hi-lo >= splitMin {
+		if hi-lo >= splitMin && w.Pending() < maxPending {
 			o.pop(j) // the halves own the whole range
 			x.split(w, newTask(pack(s), h, lo, hi), res)
 			return
@@ -250,7 +246,7 @@ func (x *search) walk(w *core.Worker, o *openRanges, s *state, h, lo, hi int, re
 				// work, share the frames it holds privately.
 				w.Poll()
 			}
-			if forks && hi-(i+1) >= restMin {
+			if hi-(i+1) >= restMin && w.Pending() < maxPending {
 				o.pop(j) // the rest goes to its own task
 				res.Nodes -= int64(hi - (i + 1))
 				x.join(w, newTask(pack(c), h+1, 0, k), newTask(pack(s), h, i+1, hi), res)

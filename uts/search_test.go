@@ -323,6 +323,10 @@ func TestPromotion(t *testing.T) {
 	for seed := range 20 {
 		trees = append(trees, Tree{Type: Binomial, B0: 50, Q: 0.2, M: 5, Seed: seed})
 	}
+	// Eight workers on this machine's cores are hungry most of the time, so
+	// promotion also runs as it does for real, interleaved with steals.
+	p8 := core.New(core.WithWorkers(8))
+	defer p8.Close()
 	for _, tree := range trees {
 		want := SearchSerial(tree)
 		withPools(t, func(t *testing.T, p *core.Pool) {
@@ -330,5 +334,8 @@ func TestPromotion(t *testing.T) {
 				t.Errorf("Search(%v) promoting everywhere = %+v, serial %+v", tree, got, want)
 			}
 		})
+		if got := Search(tree, WithPool(p8)); got != want {
+			t.Errorf("Search(%v) on 8 workers = %+v, serial %+v", tree, got, want)
+		}
 	}
 }

@@ -66,3 +66,33 @@ func ExamplePanicError() {
 	})
 	// Output: recovered: bad input
 }
+
+// sumSquares adds i*i over [lo, hi), forking only while few of this worker's
+// forks wait for thieves or when some worker is out of work; otherwise it
+// recurses serially, so one worker runs at the serial loop's speed.
+func sumSquares(w *core.Worker, r [2]int) int {
+	lo, hi := r[0], r[1]
+	if hi-lo <= 1024 {
+		s := 0
+		for i := lo; i < hi; i++ {
+			s += i * i
+		}
+		return s
+	}
+	mid := lo + (hi-lo)/2
+	if w.Pending() < 4 || w.Hungry() {
+		a, b := core.Join(w, sumSquares, [2]int{lo, mid}, sumSquares, [2]int{mid, hi})
+		return a + b
+	}
+	w.Poll() // not forking: let a thief in if it asked
+	return sumSquares(w, [2]int{lo, mid}) + sumSquares(w, [2]int{mid, hi})
+}
+
+// Fork on demand: Pending and Hungry let a fine-grained recursion fork only
+// where it helps.
+func ExampleWorker_Pending() {
+	p := core.New(core.WithWorkers(2))
+	defer p.Close()
+	fmt.Println(core.Run(p, func(w *core.Worker) int { return sumSquares(w, [2]int{0, 1 << 20}) }))
+	// Output: 384306618446643200
+}

@@ -31,9 +31,7 @@
 // forking an internal child's subtree against the rest of its range; and,
 // when another worker is out of work (core.Worker.Hungry), by promoting the
 // siblings left at the shallowest level of its recursion to a task of their
-// own, the biggest piece it holds. Subtrees are searched by the serial
-// recursion, which stops and hands its frames to the walk when a worker is
-// hungry. With one worker Search thus runs within
+// own, the biggest piece it holds. With one worker Search thus runs within
 // a few percent of SearchSerial, and with more every thief still takes the
 // oldest work, as if every level had forked. Both return the same Result:
 // the number of nodes (root included), of leaves, and the largest depth

@@ -7,11 +7,7 @@ import (
 )
 
 // The parallel walk. A task walks a range of one node's children depth
-// first, in the order of the serial search. Its recursion lives on an
-// explicit stack of open ranges (openRanges) only where it may fork; below
-// that, subtrees are searched by serialPoll, the serial recursion plus one
-// check of core.Worker.Hungry per internal node. The walk forks in two
-// cases:
+// first, in the order of the serial search, and forks in two cases:
 //
 //   - At the top of the recursion, while the worker has fewer than
 //     maxPending forks waiting for thieves (core.Worker.Pending): a range of
@@ -19,28 +15,24 @@ import (
 //     with restMin or more siblings after it the child's subtree is forked
 //     against the rest of the range. With one worker this happens only near
 //     the root, so the walk is the serial one almost everywhere.
-//   - When a worker of the pool is out of work (core.Worker.Hungry): a
-//     serial recursion in progress stops and leaves its frames on the stack
-//     of open ranges, and at the next internal child the oldest range this
-//     worker still has open, the siblings left at the shallowest level of
-//     its recursion, is promoted to a task and forked against what is left
-//     of the current range. The thief thus takes the biggest piece on offer,
-//     as it would if every level had forked, without the cost of forking at
-//     every level: in Binomial trees every level's rest is as big, in
-//     expectation, as any other, and the shallow ones have had the least
-//     taken from them.
+//   - When a worker of the pool is out of work (core.Worker.Hungry), at the
+//     next internal child: the oldest range this worker still has open, the
+//     siblings left at the shallowest level of its recursion, is promoted to
+//     a task and forked against what is left of the current range. The
+//     thief thus takes the biggest piece on offer, as it would if every
+//     level had forked, without the cost of forking at every level: in
+//     Binomial trees every level's rest is as big, in expectation, as any
+//     other, and the shallow ones have had the least taken from them.
 //
 // This is the promotion of latent parallelism of heartbeat scheduling
 // (Acar, Charguéraud, Guatto, Rainey and Sieczkowski, "Heartbeat
 // scheduling: provable efficiency for nested parallelism", PLDI 2018), with
-// a thief's hunger as the heartbeat. Measured on T1L and T3L at P=1 against
-// the serial search: forking at every internal node (what libfork's UTS
-// does) cost 12-16%; keeping every level on the explicit stack cost 7-10%
-// on T3L, whose every internal node then paid for it; searching subtrees
-// with serialPoll costs 1-5%. Forking only at the top, with no promotion,
-// starved the second worker on T3L (Ts/T2 1.43), because the only frames on
-// offer were the small rests deep down where the owner was when its last
-// frame was taken.
+// a thief's hunger as the heartbeat. Forking at every internal node instead
+// (what libfork's UTS does) cost 12-16% at P=1 against the serial search on
+// T1L and T3L; forking only at the top, with no promotion, starved the
+// second worker on T3L (Ts/T2 1.43), because the only frames on offer were
+// the small rests deep down where the owner was when its last frame was
+// taken.
 
 // splitMin is the smallest child range that the walk splits in two halves (a
 // Binomial root's 2000 children, a Geometric node's rarer dozen). A smaller
@@ -89,19 +81,17 @@ func (x *search) release() {
 // search.
 var openStacks sync.Pool
 
-// openRanges is the stack of the ranges one worker is walking, innermost
-// last: the walk's recursion stack where it may fork, kept explicitly rather
-// than in Go frames. Only that worker touches it. A task's walk pushes its
-// range on top and works on the top entry; a serialPoll that stops pushes
-// its frames there too. The entries below the top belong to walks suspended
-// in a Join whose first half runs here, which read their entry again when
-// the Join returns. So any walk may cut a lower range short and fork its
-// siblings as a task of its own (promote). Every level is kept, however
-// deep: the oldest work is what promotion is for, and keeping only the
-// first 256 levels, say, left T3L's deep paths with nothing to promote
-// (Ts/T2 1.44 against 1.86).
+// openRanges is the stack of ranges one worker's walks have open, one per
+// walk call on its goroutine, innermost last. Only that worker touches it.
+// Every range below the top belongs to a walk suspended in a call (a deeper
+// walk, or a Join whose first half is running here), which reads its hi
+// back when the call returns; so a deeper walk may cut a range short and
+// fork the cut-off siblings as a task of its own (promote). All levels are
+// kept, however deep: the oldest work is what promotion is for, and
+// recording only the first 256 levels, say, left T3L's deep paths with
+// nothing to promote (Ts/T2 1.44 against 1.86).
 type openRanges struct {
-	levels []openRange // levels[:n] are open; levels[n] takes the next child's state
+	levels []openRange // levels[:n] are open
 	n      int
 	buf    *openBuf // where levels goes back to after the search
 	// floor is the lowest index that may still have siblings left: every
@@ -114,33 +104,27 @@ type openRanges struct {
 // openBuf carries a stack between searches (through openStacks).
 type openBuf struct{ levels []openRange }
 
-// openRange is one level of a walk: the children i..hi-1 of the node with
-// state s at depth h are still to be walked (the child before i, if any, is
-// being walked at the level above).
+// openRange is a walk's range: it is walking child i of the node with the
+// packed state p at depth h, and siblings i+1..hi-1 are left.
 type openRange struct {
-	s     state
+	p     packed
 	h     int32
 	i, hi int32
 }
 
-// reserve makes sure that levels[n] exists.
-func (o *openRanges) reserve() {
-	if o.n < len(o.levels) {
-		return
-	}
+// grow makes room for one more open range.
+func (o *openRanges) grow() {
 	if o.buf == nil {
 		b, ok := openStacks.Get().(*openBuf)
 		if !ok {
 			b = &openBuf{levels: make([]openRange, 64)}
 		}
 		o.buf, o.levels = b, b.levels
-		if o.n < len(o.levels) {
+		if len(o.levels) > o.n {
 			return
 		}
 	}
-	for o.n >= len(o.levels) {
-		o.levels = append(o.levels, make([]openRange, len(o.levels))...)
-	}
+	o.levels = append(o.levels, make([]openRange, len(o.levels))...)
 }
 
 // pop closes the range at index j and every range above it.
@@ -149,11 +133,30 @@ func (o *openRanges) pop(j int) {
 	o.floor = min(o.floor, j)
 }
 
+// set records that range j's walk is at child i with siblings up to hi-1
+// left.
+func (o *openRanges) set(j, i, hi int) {
+	l := &o.levels[j]
+	l.i, l.hi = int32(i), int32(hi)
+}
+
+// reopen records that range j is now the walk of the children of the node
+// with state s at depth h.
+func (o *openRanges) reopen(j int, s *state, h int) {
+	l := &o.levels[j]
+	l.p, l.h, l.i, l.hi = pack(s), int32(h), 0, 0
+}
+
+// end returns the end of range j, which a promotion may have moved down.
+func (o *openRanges) end(j int) int {
+	return int(o.levels[j].hi)
+}
+
 // oldest returns the index of the lowest open range below j with a sibling
 // left, or -1.
 func (o *openRanges) oldest(j int) int {
 	for p := o.floor; p < j; p++ {
-		if l := &o.levels[p]; l.i < l.hi {
+		if l := &o.levels[p]; l.i+1 < l.hi {
 			o.floor = p
 			return p
 		}
@@ -193,137 +196,80 @@ func (t task) withRange(lo, hi int) task {
 // fork runs.
 func (x *search) task(w *core.Worker, t task) Result {
 	var res Result
-	o := &x.open[w.ID()]
-	base := o.n
-	o.reserve()
-	o.levels[base].s = t.state().unpack()
-	if x.enter(w, o, t.depth(), t.lo(), t.hi(), &res) {
-		x.walk(w, o, base, &res)
-	}
+	s := t.state().unpack()
+	x.walk(w, &x.open[w.ID()], &s, t.depth(), t.lo(), t.hi(), &res)
 	return res
 }
 
-// enter opens the range lo..hi-1 of the node at depth h whose state is in
-// o.levels[o.n], or, if it is large and the worker may fork, splits it in
-// halves and forks them; it reports whether it opened the range.
-func (x *search) enter(w *core.Worker, o *openRanges, h, lo, hi int, res *Result) bool {
+// walk counts the children lo..hi-1 of the node with state *s at depth h,
+// and everything below them, into res. It may overwrite *s. o is the
+// worker's stack of open ranges (x.open[w.ID()]). The walk's range is
+// open (see openRanges) while it walks a subtree in place, so that a deeper
+// walk may promote the siblings left; it is closed before any fork, whose
+// tasks then own what was left of it.
+//
+// States go by pointer, not by value: a copy reads the kernel's 16- and
+// 4-byte stores with overlapping 16-byte loads, and each such load waits for
+// the stores to retire instead of being forwarded from them.
+func (x *search) walk(w *core.Worker, o *openRanges, s *state, h, lo, hi int, res *Result) {
 	j := o.n
-	if hi-lo >= splitMin && w.Pending() < maxPending {
-		t := newTask(pack(&o.levels[j].s), h, lo, hi)
-		x.split(w, t, res)
-		return false
+	if j == len(o.levels) {
+		o.grow()
 	}
-	l := &o.levels[j]
-	l.h, l.i, l.hi = int32(h), int32(lo), int32(hi)
 	o.n = j + 1
-	res.Nodes += int64(hi - lo)
-	res.MaxDepth = max(res.MaxDepth, h+1)
-	return true
-}
-
-// walk counts everything in the ranges open above base, into res, in the
-// serial search's order: it scans the top range for its next internal
-// child, whose state spawn leaves in the free level above, and opens that
-// child's range on top, or forks:
-//
-//   - if a worker is hungry, the oldest range with siblings left below the
-//     top is cut short and its siblings are forked against what is left of
-//     the top range (promote);
-//   - if the worker has fewer than maxPending frames waiting for thieves,
-//     the child is forked against its siblings (restMin of them at least),
-//     and a child with splitMin children or more has them split in halves.
-//
-// A range forked away is closed at once: its tasks own what was left of it.
-// Children whose subtrees are expected to be small (see expectedSmall) are
-// searched by the serial search's code.
-func (x *search) walk(w *core.Worker, o *openRanges, base int, res *Result) {
-	for o.n > base {
-		j := o.n - 1
-		o.reserve() // levels[j+1] receives the children's states
-		l := &o.levels[j]
-		c := &o.levels[j+1].s
-		i, k := x.scan(&l.s, int(l.h), int(l.i), int(l.hi), c, res)
-		if i == int(l.hi) {
-			// The node is done, and so is every node below whose last
-			// child it was.
-			for j > base && o.levels[j-1].i == o.levels[j-1].hi {
-				j--
+	o.reopen(j, s, h)
+	var cbuf state
+	c := &cbuf
+	for {
+		if hi-lo >= splitMin && w.Pending() < maxPending {
+			o.pop(j) // the halves own the whole range
+			x.split(w, newTask(pack(s), h, lo, hi), res)
+			return
+		}
+		res.Nodes += int64(hi - lo)
+		res.MaxDepth = max(res.MaxDepth, h+1)
+		serialKids := x.serialLevel(h + 1)
+		i, k := x.scan(s, h, lo, hi, c, res)
+		for ; i+1 < hi; i, k = x.scan(s, h, i+1, hi, c, res) {
+			if serialKids {
+				x.serial(c, h+1, k, res)
+				continue
 			}
-			o.pop(j)
-			continue
-		}
-		l.i = int32(i + 1)
-		h := int(l.h) + 1 // the child's depth
-		if x.serialLevel(h) {
-			x.serial(c, h, k, res)
-			continue
-		}
-		if left := int(l.hi) - (i + 1); left > 0 {
 			if w.Hungry() || x.promoteAlways {
 				if p := o.oldest(j); p >= 0 {
-					mine := newTask(pack(&l.s), int(l.h), i, int(l.hi))
-					res.Nodes -= int64(left + 1) // mine counts them
-					o.pop(j)
-					x.promote(w, o, p, mine, res)
-					continue
+					o.pop(j) // this walk's range goes to the task below
+					x.promote(w, o, p, newTask(pack(s), h, i, hi), res)
+					res.Nodes -= int64(hi - i) // the task counts them
+					return
 				}
 				// Nothing to promote: if a thief asked this worker for
 				// work, share the frames it holds privately.
 				w.Poll()
 			}
-			if left >= restMin && w.Pending() < maxPending {
-				kid := newTask(pack(c), h, 0, k)
-				rest := newTask(pack(&l.s), int(l.h), i+1, int(l.hi))
-				res.Nodes -= int64(left) // rest counts them
-				o.pop(j)
-				x.join(w, kid, rest, res)
-				continue
+			if hi-(i+1) >= restMin && w.Pending() < maxPending {
+				o.pop(j) // the rest goes to its own task
+				res.Nodes -= int64(hi - (i + 1))
+				x.join(w, newTask(pack(c), h+1, 0, k), newTask(pack(s), h, i+1, hi), res)
+				return
 			}
+			o.set(j, i, hi)
+			x.walk(w, o, c, h+1, 0, k, res)
+			hi = o.end(j) // a deeper walk may have promoted the rest
 		}
-		// Walk the child's subtree serially unless a thief gets hungry
-		// meanwhile; then its recursion is left in levels j+1.. (see
-		// serialPoll) and this loop goes on from there.
-		x.serialPoll(w, o, c, h, k, j+1, res)
+		if i == hi {
+			o.pop(j)
+			return
+		}
+		if serialKids {
+			o.pop(j)
+			x.serial(c, h+1, k, res)
+			return
+		}
+		// The last child: go on with its children. *s is not needed any
+		// more, so it becomes the buffer for the grandchildren.
+		s, c, h, lo, hi = c, s, h+1, 0, k
+		o.reopen(j, s, h)
 	}
-}
-
-// serialPoll counts the n children of the node with state *s at depth h and
-// everything below them into res, like serial, but checks at every internal
-// node whether a worker is hungry. If one is, it stops and leaves what is
-// left of its recursion on o as open ranges: the frame for depth h at index
-// lvl, the deeper ones above it, and o.n just above the deepest; walk then
-// goes on from there and can promote them. It reports whether it finished.
-// s may point into o.levels: a stopping frame copies it after the deepest
-// one may have grown o.levels, and the old array still holds it.
-func (x *search) serialPoll(w *core.Worker, o *openRanges, s *state, h, n, lvl int, res *Result) bool {
-	res.Nodes += int64(n)
-	res.MaxDepth = max(res.MaxDepth, h+1)
-	var c state
-	for i := 0; i < n; i++ {
-		spawn(s, uint32(i), &c)
-		k := x.numChildren(&c, h+1)
-		if k == 0 {
-			res.Leaves++
-			continue
-		}
-		if w.Hungry() || x.promoteAlways {
-			// Leave this node's children from i on, then stop.
-			o.n = lvl
-			o.reserve()
-			l := &o.levels[lvl]
-			l.s, l.h, l.i, l.hi = *s, int32(h), int32(i), int32(n)
-			o.n = lvl + 1
-			return false
-		}
-		if !x.serialPoll(w, o, &c, h+1, k, lvl+1, res) {
-			// A deeper frame stopped: leave this node's children after i
-			// below it.
-			l := &o.levels[lvl]
-			l.s, l.h, l.i, l.hi = *s, int32(h), int32(i+1), int32(n)
-			return false
-		}
-	}
-	return true
 }
 
 // split forks the two halves of t's range and adds their counts to res.
@@ -345,14 +291,14 @@ func (x *search) join(w *core.Worker, a, b task, res *Result) {
 	*res = res.add(ra).add(rb)
 }
 
-// promote cuts the open range p short and forks its siblings left (the
-// oldest work this worker holds) against mine, the rest of the top range,
-// adding both counts to res.
+// promote cuts the open range p short after its current child and forks
+// the siblings left there (the oldest work this worker holds) against mine,
+// the current walk's remaining children, adding both counts to res.
 func (x *search) promote(w *core.Worker, o *openRanges, p int, mine task, res *Result) {
 	l := &o.levels[p]
-	old := newTask(pack(&l.s), int(l.h), int(l.i), int(l.hi))
-	res.Nodes -= int64(l.hi - l.i) // counted when the range was opened, and again by old
-	l.hi = l.i
+	old := newTask(l.p, int(l.h), int(l.i)+1, int(l.hi))
+	res.Nodes -= int64(l.hi - l.i - 1) // counted by its walk, and again by the task
+	l.hi = l.i + 1
 	x.join(w, mine, old, res)
 }
 

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"math/rand/v2"
 	"slices"
 	"sync/atomic"
 
@@ -226,32 +225,17 @@ func poolsMergesort(pool taskPool, s *poolSort) {
 
 func setupPoolSort(variant string, p, n int, merge bool) (*job, error) {
 	name := pick(merge, "mergesort", "quicksort")
-	rng := rand.New(rand.NewPCG(1, 1))
-	master := make([]int64, n)
-	var sum, xor int64
-	for i := range master {
-		master[i] = rng.Int64()
-		sum += master[i]
-		xor ^= master[i]
-	}
-	wantTasks := sortTasks(slices.Clone(master), merge)
+	keys := newSortKeys(n)
+	wantTasks := sortTasks(slices.Clone(keys.master), merge)
 	s := &poolSort{data: make([]int64, n), tmp: make([]int64, n)}
 	j := &job{
 		reset: func() {
-			copy(s.data, master)
+			copy(s.data, keys.master)
 			s.tasks.Store(0)
 		},
 		verify: func() error {
-			if !slices.IsSorted(s.data) {
-				return fmt.Errorf("%s: result not sorted", name)
-			}
-			var gs, gx int64
-			for _, v := range s.data {
-				gs += v
-				gx ^= v
-			}
-			if gs != sum || gx != xor {
-				return fmt.Errorf("%s: result is not a permutation of the input", name)
+			if err := keys.check(name, s.data); err != nil {
+				return err
 			}
 			if got := s.tasks.Load(); got != wantTasks {
 				return fmt.Errorf("%s: %d tasks ran, want each of %d exactly once", name, got, wantTasks)

@@ -33,33 +33,11 @@ func init() {
 
 func setupSort(variant string, p int, quick bool) (*job, error) {
 	n := pick(quick, sortN, sortNQuick)
-	rng := rand.New(rand.NewPCG(1, 1))
-	master := make([]int64, n)
-	var sum, xor int64
-	for i := range master {
-		master[i] = rng.Int64()
-		sum += master[i]
-		xor ^= master[i]
-	}
+	keys := newSortKeys(n)
 	data := make([]int64, n)
 	j := &job{
-		reset: func() { copy(data, master) },
-		// Sorted, and the same multiset by two checksums: no third copy of
-		// the keys to compare with, which would weigh on the peak RSS.
-		verify: func() error {
-			if !slices.IsSorted(data) {
-				return fmt.Errorf("sort: result of %d keys is not sorted", n)
-			}
-			var s, x int64
-			for _, v := range data {
-				s += v
-				x ^= v
-			}
-			if s != sum || x != xor {
-				return fmt.Errorf("sort: result is not a permutation of the input")
-			}
-			return nil
-		},
+		reset:  func() { copy(data, keys.master) },
+		verify: func() error { return keys.check("sort", data) },
 	}
 	switch variant {
 	case variantSerial:
@@ -72,4 +50,40 @@ func setupSort(variant string, p int, quick bool) (*job, error) {
 		return nil, fmt.Errorf("sort: no variant %q", variant)
 	}
 	return j, nil
+}
+
+// sortKeys are the random keys a sorting benchmark sorts, with their sum and
+// xor: a sorted result whose checksums match is the same multiset, with no
+// third copy of the keys to compare with, which would weigh on the peak RSS.
+type sortKeys struct {
+	master   []int64
+	sum, xor int64
+}
+
+func newSortKeys(n int) sortKeys {
+	rng := rand.New(rand.NewPCG(1, 1))
+	k := sortKeys{master: make([]int64, n)}
+	for i := range k.master {
+		k.master[i] = rng.Int64()
+		k.sum += k.master[i]
+		k.xor ^= k.master[i]
+	}
+	return k
+}
+
+// check reports an error, prefixed with name, unless data is sorted and a
+// permutation of the keys.
+func (k sortKeys) check(name string, data []int64) error {
+	if !slices.IsSorted(data) {
+		return fmt.Errorf("%s: result of %d keys is not sorted", name, len(data))
+	}
+	var s, x int64
+	for _, v := range data {
+		s += v
+		x ^= v
+	}
+	if s != k.sum || x != k.xor {
+		return fmt.Errorf("%s: result is not a permutation of the input", name)
+	}
+	return nil
 }

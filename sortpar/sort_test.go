@@ -402,13 +402,20 @@ func TestStringsLong(t *testing.T) {
 	for i := range x {
 		x[i] = strings.Repeat("ab", rng.IntN(4)) + fmt.Sprint(rng.IntN(n))
 	}
+	checkStrings(t, x, "long")
+}
+
+// checkStrings sorts x with SortWith on every test pool and compares the
+// result with slices.Sort's.
+func checkStrings(t *testing.T, x []string, what string) {
+	t.Helper()
 	want := slices.Clone(x)
 	slices.Sort(want)
 	withPools(t, func(t *testing.T, pool *core.Pool) {
 		got := slices.Clone(x)
 		SortWith(got, WithPool(pool), WithCutoff(testCutoff))
 		if !slices.Equal(got, want) {
-			t.Fatal("strings differ from slices.Sort")
+			t.Fatalf("%s: strings differ from slices.Sort", what)
 		}
 	})
 }
@@ -428,15 +435,7 @@ func TestStringsPrefixes(t *testing.T) {
 			}
 			x[i] = string(b)
 		}
-		want := slices.Clone(x)
-		slices.Sort(want)
-		withPools(t, func(t *testing.T, pool *core.Pool) {
-			got := slices.Clone(x)
-			SortWith(got, WithPool(pool), WithCutoff(testCutoff))
-			if !slices.Equal(got, want) {
-				t.Fatalf("shared %q: strings differ from slices.Sort", shared)
-			}
-		})
+		checkStrings(t, x, fmt.Sprintf("shared %q", shared))
 	}
 }
 

@@ -129,7 +129,9 @@ func TestIdleReleasesFrames(t *testing.T) {
 		return a
 	}
 	Run(p, func(w *Worker) int { return deep(w, 200) }) // frames cached to depth 200
-	waitAsleep(t, p)
+	if !waitAllAsleep(p, 5*time.Second) {
+		t.Fatal("the worker did not go to sleep in 5 s")
+	}
 	for _, depth := range []int{5, 50} {
 		var freed atomic.Int32
 		Run(p, func(w *Worker) int {
@@ -145,7 +147,9 @@ func TestIdleReleasesFrames(t *testing.T) {
 			}
 			return held(w, depth)
 		})
-		waitAsleep(t, p)
+		if !waitAllAsleep(p, 5*time.Second) {
+			t.Fatal("the worker did not go to sleep in 5 s")
+		}
 		deadline := time.Now().Add(5 * time.Second)
 		for int(freed.Load()) < depth && time.Now().Before(deadline) {
 			runtime.GC()
@@ -154,17 +158,5 @@ func TestIdleReleasesFrames(t *testing.T) {
 		if n := int(freed.Load()); n != depth {
 			t.Errorf("depth %d: %d of %d arguments freed after the worker went idle", depth, n, depth)
 		}
-	}
-}
-
-// waitAsleep waits until every worker of p sleeps.
-func waitAsleep(t *testing.T, p *Pool) {
-	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for int(p.sleep.sleeping()) < len(p.workers) {
-		if time.Now().After(deadline) {
-			t.Fatal("workers did not go to sleep in 5 s")
-		}
-		time.Sleep(time.Millisecond)
 	}
 }

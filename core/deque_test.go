@@ -6,6 +6,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 	"unsafe"
 )
 
@@ -173,7 +174,7 @@ func TestDequeStress(t *testing.T) {
 			}()
 		}
 		rng := rand.New(rand.NewPCG(1, uint64(thieves)))
-		next := 0
+		next, waited := 0, false
 		for next < n || d.head > 0 {
 			// Push a burst (deep enough to grow the deque now and then), then
 			// pop part of it.
@@ -186,6 +187,15 @@ func TestDequeStress(t *testing.T) {
 			}
 			if rng.IntN(8) == 0 {
 				runtime.Gosched() // let the thieves in on a loaded machine
+			}
+			if next == n && !waited && stolen.Load() == 0 {
+				waited = true
+				// Under -race on a loaded 2-core machine the thieves may not
+				// have run at all yet: leave the rest on offer until one
+				// steals, so the test always checks a contended steal.
+				for deadline := time.Now().Add(10 * time.Second); stolen.Load() == 0 && time.Now().Before(deadline); {
+					time.Sleep(100 * time.Microsecond)
+				}
 			}
 			pops := 1 + rng.IntN(int(d.head))
 			for p := 0; p < pops && d.head > 0; p++ {

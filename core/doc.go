@@ -47,8 +47,8 @@
 //
 // Run and RunOn may be called from any goroutine, including from inside a
 // task (a nested Run on the same pool runs inline on the current worker). A
-// *Worker belongs to the task that received it: Join, Invoke, Poll, Pending
-// and Hungry must be called with it, from that task's goroutine. A Pool's
+// *Worker belongs to the task that received it: Join, Invoke, Spawn, Sync,
+// Poll, Pending and Hungry must be called with it, from that task's goroutine. A Pool's
 // methods are safe for concurrent use. Close waits for submitted roots, so it
 // must not be called from inside a task.
 //
@@ -60,6 +60,14 @@
 // Pending is small, and when Hungry, keeps a one-worker run as fast as the
 // serial code while thieves still find work (package uts does this; see its
 // walk.go). Such code should call Poll where it does not fork.
+//
+// Spawn and Sync are Join taken apart, for such code: Spawn pushes a task
+// for thieves and returns, and Sync, called later, runs it if no thief took
+// it or waits for the thief. A recursion that finds it should fork the rest
+// of a range it opened several calls up can spawn it where it is and sync it
+// when it gets back there, instead of joining it at once. Spawned tasks are
+// synced last in, first out; a task that returns with a spawn not synced
+// panics.
 //
 // Panics in tasks are caught and re-raised in the goroutine that called Run,
 // as a *PanicError carrying the original value and the task's stack.

@@ -96,3 +96,38 @@ func ExampleWorker_Pending() {
 	fmt.Println(core.Run(p, func(w *core.Worker) int { return sumSquares(w, [2]int{0, 1 << 20}) }))
 	// Output: 384306618446643200
 }
+
+// sumLazy adds xs in order, a block at a time, and whenever some worker is
+// out of work hands it the upper half of what is left. The halves are
+// spawned in the middle of the loop and synced after it, newest first.
+func sumLazy(w *core.Worker, xs []int) int {
+	var upper []core.Spawned[[]int, int]
+	s := 0
+	for len(xs) > 0 {
+		if len(xs) >= 2048 && w.Hungry() {
+			h := len(xs) / 2
+			upper = append(upper, core.Spawn(w, sumLazy, xs[h:]))
+			xs = xs[:h]
+		}
+		n := min(len(xs), 1024)
+		for _, x := range xs[:n] {
+			s += x
+		}
+		xs = xs[n:]
+	}
+	for i := len(upper) - 1; i >= 0; i-- {
+		s += upper[i].Sync(w)
+	}
+	return s
+}
+
+func ExampleSpawn() {
+	p := core.New(core.WithWorkers(2))
+	defer p.Close()
+	xs := make([]int, 1_000_000)
+	for i := range xs {
+		xs[i] = i + 1
+	}
+	fmt.Println(core.Run(p, func(w *core.Worker) int { return sumLazy(w, xs) }))
+	// Output: 500000500000
+}

@@ -2,6 +2,7 @@ package core
 
 import (
 	"runtime"
+	"strconv"
 	"sync/atomic"
 )
 
@@ -242,6 +243,9 @@ func (w *Worker) runTask(j frameJob, h *frameHeader, owner int, r *rootHeader) {
 		w.complete(h, owner, r, pe)
 	}()
 	j.execute(w)
+	if w.dq.head != depth {
+		panic("core: a task returned with " + strconv.Itoa(int(w.dq.head-depth)) + " spawned tasks not synced")
+	}
 	normal = true
 	w.complete(h, owner, r, nil)
 }

@@ -7,47 +7,52 @@ import (
 )
 
 // The parallel walk. A task walks a range of one node's children depth
-// first, in the order of the serial search, and forks in two cases:
+// first, in the order of the serial search. Subtrees are searched by
+// serialPoll, the serial recursion plus one check of core.Worker.Hungry per
+// internal node; only where the walk may fork does its recursion live on an
+// explicit stack of open ranges (openRanges). It forks in two cases:
 //
-//   - At the top of the recursion, while the worker has fewer than
-//     maxPending forks waiting for thieves (core.Worker.Pending): a range of
-//     splitMin or more children is split in halves, and at an internal child
-//     with restMin or more siblings after it the child's subtree is forked
-//     against the rest of the range. With one worker this happens only near
-//     the root, so the walk is the serial one almost everywhere.
-//   - When a worker of the pool is out of work (core.Worker.Hungry), at the
-//     next internal child: the oldest range this worker still has open, the
-//     siblings left at the shallowest level of its recursion, is promoted to
-//     a task and forked against what is left of the current range. The
-//     thief thus takes the biggest piece on offer, as it would if every
-//     level had forked, without the cost of forking at every level: in
-//     Binomial trees every level's rest is as big, in expectation, as any
-//     other, and the shallow ones have had the least taken from them.
+//   - When a task starts, while the worker has fewer than maxPending forks
+//     waiting for thieves (core.Worker.Pending), a range of splitMin or more
+//     children gives its upper half to a task of its own, repeatedly. This
+//     is the max-tasks cut-off of Duran, Corbalán and Ayguadé ("An adaptive
+//     cut-off for task parallelism", SC 2008): with one worker it forks only
+//     at the root, so the walk is the serial one almost everywhere.
+//   - When a worker of the pool is out of work (core.Worker.Hungry), a
+//     serial recursion in progress stops and leaves its frames on the stack
+//     of open ranges, and at the next internal child the oldest range this
+//     worker has open with siblings left, at the shallowest level of its
+//     recursion, is promoted: those siblings become a task (core.Spawn) that
+//     a thief can take, and the walk goes on where it was. The promoted
+//     task is synced when the walk gets back to the level it came from,
+//     after everything deeper: as in Cilk's continuation stealing, the
+//     thief took the oldest continuation, and the owner finishes the rest
+//     of its path before it needs the thief's result.
 //
-// This is the promotion of latent parallelism of heartbeat scheduling
-// (Acar, Charguéraud, Guatto, Rainey and Sieczkowski, "Heartbeat
+// The second case is the promotion of latent parallelism of heartbeat
+// scheduling (Acar, Charguéraud, Guatto, Rainey and Sieczkowski, "Heartbeat
 // scheduling: provable efficiency for nested parallelism", PLDI 2018), with
-// a thief's hunger as the heartbeat. Forking at every internal node instead
-// (what libfork's UTS does) cost 12-16% at P=1 against the serial search on
-// T1L and T3L; forking only at the top, with no promotion, starved the
-// second worker on T3L (Ts/T2 1.43), because the only frames on offer were
-// the small rests deep down where the owner was when its last frame was
-// taken.
+// a thief's hunger as the heartbeat. In Binomial trees every level's rest is
+// as big, in expectation, as any other, and the shallow ones have had the
+// least taken from them, so the thief takes the biggest piece on offer, as
+// it would if every level had forked, without the cost of forking at every
+// level.
+//
+// Measured on T1L and T3L at P=1 against the serial search: forking at
+// every internal node (what libfork's UTS does) cost 12-16%; keeping every
+// level on the explicit stack cost 7-10% on T3L, whose every internal node
+// then paid for it; serialPoll costs 1-5%. Forking only at the top, with no
+// promotion, starved the second worker on T3L (Ts/T2 1.43). Joining each
+// promoted task at once, against the rest of the current range, left the
+// owner waiting for the thief with its own shallower ranges unfinished
+// (Ts/T2 1.74-1.79 on T3L).
 
-// splitMin is the smallest child range that the walk splits in two halves (a
-// Binomial root's 2000 children, a Geometric node's rarer dozen). A smaller
-// range is walked child by child.
+// splitMin is the smallest child range that a task splits in halves (a
+// Binomial root's 2000 children, a Geometric node's rarer dozen).
 const splitMin = 9
 
-// restMin is the fewest siblings that must follow an internal child for the
-// walk to fork the child's subtree against them; with fewer, they are
-// walked after the subtree in the same task.
-const restMin = 3
-
-// maxPending bounds the forks a worker makes while nobody is hungry: the
-// walk forks only while core.Worker.Pending is below it (the max-tasks
-// cut-off of Duran, Corbalán and Ayguadé, "An adaptive cut-off for task
-// parallelism", SC 2008).
+// maxPending bounds the forks a worker makes while nobody is hungry: a task
+// splits its range only while core.Worker.Pending is below it.
 const maxPending = 8
 
 // search is one parallel search: the compiled rule and, per worker, the
@@ -70,7 +75,7 @@ func newSearch(r *rule, workers int) *search {
 func (x *search) release() {
 	for i := range x.open {
 		if o := &x.open[i]; o.buf != nil {
-			o.buf.levels = o.levels
+			o.buf.levels, o.buf.spawns = o.levels, o.spawns[:0]
 			openStacks.Put(o.buf)
 		}
 	}
@@ -81,19 +86,26 @@ func (x *search) release() {
 // search.
 var openStacks sync.Pool
 
-// openRanges is the stack of ranges one worker's walks have open, one per
-// walk call on its goroutine, innermost last. Only that worker touches it.
-// Every range below the top belongs to a walk suspended in a call (a deeper
-// walk, or a Join whose first half is running here), which reads its hi
-// back when the call returns; so a deeper walk may cut a range short and
-// fork the cut-off siblings as a task of its own (promote). All levels are
-// kept, however deep: the oldest work is what promotion is for, and
-// recording only the first 256 levels, say, left T3L's deep paths with
-// nothing to promote (Ts/T2 1.44 against 1.86).
+// openRanges is the stack of the ranges one worker is walking, innermost
+// last: the walk's recursion stack where it may fork, kept explicitly rather
+// than in Go frames. Only that worker touches it. A task's walk pushes its
+// range on top and works on the top entry; a serialPoll that stops pushes
+// its frames there too. Entries below a task's first one belong to walks
+// suspended in a Sync that runs other tasks while it waits.
+//
+// Any walk may cut a range short and spawn its siblings as a task of its
+// own (promote), recording the spawn on spawns; the walk that owns the range
+// syncs it when it closes the range. Spawned tasks must be synced last in,
+// first out, so a range may be promoted only if it is no older than the
+// newest range with a spawn not yet synced (base). Every level is kept,
+// however deep: the oldest work is what promotion is for, and keeping only
+// the first 256 levels, say, left T3L's deep paths with nothing to promote
+// (Ts/T2 1.44 against 1.86).
 type openRanges struct {
-	levels []openRange // levels[:n] are open
+	levels []openRange // levels[:n] are open; levels[n] takes the next child's state
 	n      int
-	buf    *openBuf // where levels goes back to after the search
+	spawns []spawned // not yet synced, oldest first; their levels never decrease
+	buf    *openBuf  // where levels and spawns go back to after the search
 	// floor is the lowest index that may still have siblings left: every
 	// range below it has none (a range's i only grows and its hi only
 	// shrinks while it is open).
@@ -102,61 +114,55 @@ type openRanges struct {
 }
 
 // openBuf carries a stack between searches (through openStacks).
-type openBuf struct{ levels []openRange }
+type openBuf struct {
+	levels []openRange
+	spawns []spawned
+}
 
-// openRange is a walk's range: it is walking child i of the node with the
-// packed state p at depth h, and siblings i+1..hi-1 are left.
+// openRange is one level of a walk: the children i..hi-1 of the node with
+// state s at depth h are still to be walked (the child before i, if any, is
+// being walked at the level above).
 type openRange struct {
-	p     packed
+	s     state
 	h     int32
 	i, hi int32
 }
 
-// grow makes room for one more open range.
-func (o *openRanges) grow() {
+// spawned is a task promoted or split off from the range at index level.
+type spawned struct {
+	t     core.Spawned[task, Result]
+	level int
+}
+
+// reserve makes room for levels[n], the next child's state.
+func (o *openRanges) reserve() {
+	if o.n < len(o.levels) {
+		return
+	}
 	if o.buf == nil {
 		b, ok := openStacks.Get().(*openBuf)
 		if !ok {
 			b = &openBuf{levels: make([]openRange, 64)}
 		}
-		o.buf, o.levels = b, b.levels
-		if len(o.levels) > o.n {
+		o.buf, o.levels, o.spawns = b, b.levels, b.spawns
+		if o.n < len(o.levels) {
 			return
 		}
 	}
-	o.levels = append(o.levels, make([]openRange, len(o.levels))...)
-}
-
-// pop closes the range at index j and every range above it.
-func (o *openRanges) pop(j int) {
-	o.n = j
-	o.floor = min(o.floor, j)
-}
-
-// set records that range j's walk is at child i with siblings up to hi-1
-// left.
-func (o *openRanges) set(j, i, hi int) {
-	l := &o.levels[j]
-	l.i, l.hi = int32(i), int32(hi)
-}
-
-// reopen records that range j is now the walk of the children of the node
-// with state s at depth h.
-func (o *openRanges) reopen(j int, s *state, h int) {
-	l := &o.levels[j]
-	l.p, l.h, l.i, l.hi = pack(s), int32(h), 0, 0
-}
-
-// end returns the end of range j, which a promotion may have moved down.
-func (o *openRanges) end(j int) int {
-	return int(o.levels[j].hi)
+	for o.n >= len(o.levels) {
+		o.levels = append(o.levels, make([]openRange, len(o.levels))...)
+	}
 }
 
 // oldest returns the index of the lowest open range below j with a sibling
-// left, or -1.
+// left that may be promoted, or -1.
 func (o *openRanges) oldest(j int) int {
-	for p := o.floor; p < j; p++ {
-		if l := &o.levels[p]; l.i+1 < l.hi {
+	p := o.floor
+	if k := len(o.spawns); k > 0 {
+		p = max(p, o.spawns[k-1].level)
+	}
+	for ; p < j; p++ {
+		if l := &o.levels[p]; l.i < l.hi {
 			o.floor = p
 			return p
 		}
@@ -186,129 +192,139 @@ func (t task) depth() int    { return int(int32(t.s4d >> 32)) }
 func (t task) lo() int       { return int(int32(uint32(t.lohi))) }
 func (t task) hi() int       { return int(int32(t.lohi >> 32)) }
 
-// withRange returns t for the children lo..hi-1.
-func (t task) withRange(lo, hi int) task {
-	t.lohi = uint64(uint32(lo)) | uint64(uint32(hi))<<32
-	return t
-}
-
 // task counts the task's children and their subtrees: the function every
-// fork runs.
+// fork runs. Its range opens at the first free index of the worker's stack;
+// while the range is large and the worker has few forks waiting, the upper
+// half is spawned (and synced when the range closes).
 func (x *search) task(w *core.Worker, t task) Result {
 	var res Result
-	s := t.state().unpack()
-	x.walk(w, &x.open[w.ID()], &s, t.depth(), t.lo(), t.hi(), &res)
+	o := &x.open[w.ID()]
+	base := o.n
+	o.reserve()
+	l := &o.levels[base]
+	l.s = t.state().unpack()
+	h, lo, hi := t.depth(), t.lo(), t.hi()
+	for hi-lo >= splitMin && w.Pending() < maxPending {
+		mid := lo + (hi-lo)/2
+		o.spawns = append(o.spawns, spawned{core.Spawn(w, x.fork, newTask(pack(&l.s), h, mid, hi)), base})
+		hi = mid
+	}
+	l.h, l.i, l.hi = int32(h), int32(lo), int32(hi)
+	o.n = base + 1
+	res.Nodes += int64(hi - lo)
+	res.MaxDepth = max(res.MaxDepth, h+1)
+	x.walk(w, o, base, &res)
 	return res
 }
 
-// walk counts the children lo..hi-1 of the node with state *s at depth h,
-// and everything below them, into res. It may overwrite *s. o is the
-// worker's stack of open ranges (x.open[w.ID()]). The walk's range is
-// open (see openRanges) while it walks a subtree in place, so that a deeper
-// walk may promote the siblings left; it is closed before any fork, whose
-// tasks then own what was left of it.
-//
-// States go by pointer, not by value: a copy reads the kernel's 16- and
-// 4-byte stores with overlapping 16-byte loads, and each such load waits for
-// the stores to retire instead of being forwarded from them.
-func (x *search) walk(w *core.Worker, o *openRanges, s *state, h, lo, hi int, res *Result) {
-	j := o.n
-	if j == len(o.levels) {
-		o.grow()
-	}
-	o.n = j + 1
-	o.reopen(j, s, h)
-	var cbuf state
-	c := &cbuf
-	for {
-		if hi-lo >= splitMin && w.Pending() < maxPending {
-			o.pop(j) // the halves own the whole range
-			x.split(w, newTask(pack(s), h, lo, hi), res)
-			return
+// walk works on the open ranges from index base up until they are all
+// closed, counting into res: the top range's next internal child is
+// searched by serialPoll, which may leave ranges of its own on top.
+func (x *search) walk(w *core.Worker, o *openRanges, base int, res *Result) {
+	for o.n > base {
+		j := o.n - 1
+		o.reserve() // levels[j+1] receives the children's states
+		l := &o.levels[j]
+		c := &o.levels[j+1].s
+		i, k := x.scan(&l.s, int(l.h), int(l.i), int(l.hi), c, res)
+		if i == int(l.hi) {
+			l.i = l.hi
+			x.close(w, o, j, base, res)
+			continue
 		}
-		res.Nodes += int64(hi - lo)
-		res.MaxDepth = max(res.MaxDepth, h+1)
-		serialKids := x.serialLevel(h + 1)
-		i, k := x.scan(s, h, lo, hi, c, res)
-		for ; i+1 < hi; i, k = x.scan(s, h, i+1, hi, c, res) {
-			if serialKids {
-				x.serial(c, h+1, k, res)
-				continue
-			}
-			if w.Hungry() || x.promoteAlways {
-				if p := o.oldest(j); p >= 0 {
-					o.pop(j) // this walk's range goes to the task below
-					x.promote(w, o, p, newTask(pack(s), h, i, hi), res)
-					res.Nodes -= int64(hi - i) // the task counts them
-					return
-				}
+		l.i = int32(i + 1)
+		h := int(l.h) + 1 // the child's depth
+		if x.serialLevel(h) {
+			x.serial(c, h, k, res)
+			continue
+		}
+		if w.Hungry() || x.promoteAlways {
+			if p := o.oldest(j + 1); p >= 0 {
+				x.promote(w, o, p, res)
+			} else {
 				// Nothing to promote: if a thief asked this worker for
 				// work, share the frames it holds privately.
 				w.Poll()
 			}
-			if hi-(i+1) >= restMin && w.Pending() < maxPending {
-				o.pop(j) // the rest goes to its own task
-				res.Nodes -= int64(hi - (i + 1))
-				x.join(w, newTask(pack(c), h+1, 0, k), newTask(pack(s), h, i+1, hi), res)
-				return
-			}
-			o.set(j, i, hi)
-			x.walk(w, o, c, h+1, 0, k, res)
-			hi = o.end(j) // a deeper walk may have promoted the rest
 		}
-		if i == hi {
-			o.pop(j)
-			return
-		}
-		if serialKids {
-			o.pop(j)
-			x.serial(c, h+1, k, res)
-			return
-		}
-		// The last child: go on with its children. *s is not needed any
-		// more, so it becomes the buffer for the grandchildren.
-		s, c, h, lo, hi = c, s, h+1, 0, k
-		o.reopen(j, s, h)
+		x.serialPoll(w, o, c, h, k, j+1, res)
 	}
 }
 
-// split forks the two halves of t's range and adds their counts to res.
-// It and join are kept out of walk, which calls them rarely, so that the
-// inlined Join does not crowd walk's registers.
-//
-//go:noinline
-func (x *search) split(w *core.Worker, t task, res *Result) {
-	mid := t.lo() + (t.hi()-t.lo())/2
-	a, b := core.Join(w, x.fork, t.withRange(t.lo(), mid), x.fork, t.withRange(mid, t.hi()))
-	*res = res.add(a).add(b)
+// close closes the range at index j, which has no children left, and every
+// range below it down to base that has none either, syncing the tasks
+// spawned from each and adding their counts to res. A range stays open
+// while its tasks are synced, so that work run meanwhile on this worker
+// (stolen back from the thief) opens its ranges above it, and cannot
+// promote below it.
+func (x *search) close(w *core.Worker, o *openRanges, j, base int, res *Result) {
+	for {
+		for k := len(o.spawns) - 1; k >= 0 && o.spawns[k].level == j; k-- {
+			*res = res.add(o.spawns[k].t.Sync(w))
+			o.spawns = o.spawns[:k]
+		}
+		o.n = j
+		o.floor = min(o.floor, j)
+		if j == base {
+			return
+		}
+		j--
+		if l := &o.levels[j]; l.i < l.hi {
+			return
+		}
+	}
 }
 
-// join forks tasks a and b and adds their counts to res.
-//
-//go:noinline
-func (x *search) join(w *core.Worker, a, b task, res *Result) {
-	ra, rb := core.Join(w, x.fork, a, x.fork, b)
-	*res = res.add(ra).add(rb)
-}
-
-// promote cuts the open range p short after its current child and forks
-// the siblings left there (the oldest work this worker holds) against mine,
-// the current walk's remaining children, adding both counts to res.
-func (x *search) promote(w *core.Worker, o *openRanges, p int, mine task, res *Result) {
+// promote cuts the open range p short and spawns its siblings left as a
+// task (the oldest work this worker holds).
+func (x *search) promote(w *core.Worker, o *openRanges, p int, res *Result) {
 	l := &o.levels[p]
-	old := newTask(l.p, int(l.h), int(l.i)+1, int(l.hi))
-	res.Nodes -= int64(l.hi - l.i - 1) // counted by its walk, and again by the task
-	l.hi = l.i + 1
-	x.join(w, mine, old, res)
+	t := newTask(pack(&l.s), int(l.h), int(l.i), int(l.hi))
+	res.Nodes -= int64(l.hi - l.i) // counted when the range was opened, and again by the task
+	l.hi = l.i
+	o.spawns = append(o.spawns, spawned{core.Spawn(w, x.fork, t), p})
+}
+
+// serialPoll counts the n children of the node with state *s at depth h,
+// and everything below them, into res, like serial, unless a worker of the
+// pool becomes hungry. Then it stops at the next internal child, leaves its
+// levels on o from index lvl up (the innermost on top, each with the
+// children it has not walked yet) and returns false, for the walk to go on
+// from there.
+func (x *search) serialPoll(w *core.Worker, o *openRanges, s *state, h, n, lvl int, res *Result) bool {
+	res.Nodes += int64(n)
+	res.MaxDepth = max(res.MaxDepth, h+1)
+	var c state
+	for i := 0; i < n; i++ {
+		spawn(s, uint32(i), &c)
+		k := x.numChildren(&c, h+1)
+		if k == 0 {
+			res.Leaves++
+			continue
+		}
+		if w.Hungry() || x.promoteAlways {
+			o.n = lvl
+			o.reserve()
+			l := &o.levels[lvl]
+			l.s, l.h, l.i, l.hi = *s, int32(h), int32(i), int32(n)
+			o.n = lvl + 1
+			return false
+		}
+		if !x.serialPoll(w, o, &c, h+1, k, lvl+1, res) {
+			l := &o.levels[lvl]
+			l.s, l.h, l.i, l.hi = *s, int32(h), int32(i+1), int32(n)
+			return false
+		}
+	}
+	return true
 }
 
 // scan spawns the children i, i+1, ... of the node with state s at depth h
 // up to the first internal one, counting the leaves into res. It returns
 // that child's index and number of children, its state left in *c, or
-// (hi, 0) if the children up to hi-1 are all leaves. It is the loop of
-// serial, kept out of line so that walk's many live values are not spilled
-// and reloaded around every spawn (measured: with this loop written in walk
-// itself, P=1 took 6% longer than serial on T3 even with no fork at all).
+// (hi, 0) if the children up to hi-1 are all leaves. It is kept out of line
+// so that walk's many live values are not spilled and reloaded around
+// every spawn.
 //
 //go:noinline
 func (x *search) scan(s *state, h, i, hi int, c *state, res *Result) (int, int) {

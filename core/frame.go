@@ -60,14 +60,28 @@ type frame[X, R any] struct {
 
 // newFrame allocates the frame for depth i of w's deque and caches it there.
 // This is the only allocation Join ever makes; it happens on first use of a
-// depth and when the types of the Joins at a depth change.
+// depth and when the types of the Joins at a depth change. Frames of the
+// same type for the depths above i that have never held one are allocated
+// with it, frameSlab at a time: a recursion that goes deep for the first
+// time (a UTS search whose thief left thousands of spawns pending) makes
+// one allocation per frameSlab depths, not one per depth.
 func newFrame[X, R any](d *deque, i uint32) *frame[X, R] {
-	fr := new(frame[X, R])
-	fr.hdr.job = fr
-	d.cache[i] = fr
-	d.slots[i] = &fr.hdr // i >= split: private, so a plain store is enough (I2)
-	return fr
+	n := 1
+	for n < frameSlab && int(i)+n < len(d.cache) && d.cache[int(i)+n] == nil {
+		n++
+	}
+	frs := make([]frame[X, R], n)
+	for k := range frs {
+		fr := &frs[k]
+		fr.hdr.job = fr
+		d.cache[int(i)+k] = fr
+		d.slots[int(i)+k] = &fr.hdr // at or above head: private, so a plain store is enough (I2)
+	}
+	return &frs[0]
 }
+
+// frameSlab is the most frames newFrame allocates at once.
+const frameSlab = 32
 
 func (fr *frame[X, R]) execute(w *Worker) {
 	fr.res = fr.fn(w, fr.arg)

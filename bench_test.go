@@ -888,9 +888,10 @@ func BenchmarkUTS(b *testing.B) {
 }
 
 // utsBenchRun times search. One untimed search first lets the pool's workers
-// allocate the frames of every fork depth they will reach (a frame per depth
-// per worker, kept for later forks): on deep trees at P=2 that is tens of
-// thousands of frames the first time, none in steady state.
+// allocate the frames of the fork depths they will reach (a frame per depth
+// per worker, kept for later forks, allocated 32 at a time): on T3L at P=2 a
+// worker may hold 9,000 spawns pending the first time, and a later search
+// still reaches a few new depths now and then.
 func utsBenchRun(b *testing.B, search func() uts.Result) {
 	search()
 	b.ReportAllocs()

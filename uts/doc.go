@@ -25,17 +25,18 @@
 // walks it as fork-join tasks on a core pool (core.Default(), or the pool
 // of WithPool). A task owns a range of one node's children, carrying the
 // node's state, depth and range by value in four machine words, so a fork
-// allocates nothing. A task walks its range in the serial order and forks
-// on demand (walk.go): near the root while the worker has few forks waiting
-// for thieves (core.Worker.Pending), splitting large ranges in halves and
-// forking an internal child's subtree against the rest of its range; and,
-// when another worker is out of work (core.Worker.Hungry), by promoting the
-// siblings left at the shallowest level of its recursion to a task of their
-// own, the biggest piece it holds. With one worker Search thus runs within
-// a few percent of SearchSerial, and with more every thief still takes the
-// oldest work, as if every level had forked. Both return the same Result:
-// the number of nodes (root included), of leaves, and the largest depth
-// (root = 0).
+// allocates nothing. A task walks its range in the serial order with the
+// serial search's own code, checking once per internal node whether another
+// worker is out of work (core.Worker.Hungry), and forks on demand (walk.go):
+// when a task starts, while the worker has few forks waiting for thieves
+// (core.Worker.Pending), it splits a large range in halves; and when a
+// worker is hungry, it promotes the siblings left at the shallowest level of
+// its recursion, the biggest piece it holds, to a task of their own
+// (core.Spawn), which it syncs when it gets back to that level. With one
+// worker Search thus runs within a few percent of SearchSerial, and with
+// more every thief still takes the oldest work, as if every level had
+// forked. Both return the same Result: the number of nodes (root included),
+// of leaves, and the largest depth (root = 0).
 //
 // The SHA-1 of the fixed 24-byte spawn message is nearly the whole cost of
 // a node. On amd64 with the SHA extensions it runs on them

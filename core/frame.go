@@ -2,6 +2,7 @@ package core
 
 import (
 	"sync/atomic"
+	"unsafe"
 )
 
 // A frame holds the stealable half of one Join: the function a thief would
@@ -12,9 +13,10 @@ import (
 // depth i of a worker's deque lives in that deque's slot i and is reused by
 // the next Join at the same depth whose types match (the cache holds the
 // typed pointer, so the check is one type comparison). Joins nest strictly
-// (a Join returns only after both halves are done), so the frame at depth i
-// is free again whenever the owner's head is back at i; in a homogeneous
-// recursion such as fib no Join allocates after the first few.
+// (a Join returns only after both halves are done), and spawns are synced
+// last in, first out (Sync checks it), so the frame at depth i is free again
+// whenever the owner's head is back at i; in a homogeneous recursion such as
+// fib no fork allocates after the first few.
 type frameHeader struct {
 	// job runs or drops the typed frame this header belongs to. Set once at
 	// allocation.
@@ -32,6 +34,12 @@ type frameHeader struct {
 	// panicked holds what a stolen execution panicked with; written by the
 	// thief before it sets state to frameDone, read by the owner after.
 	panicked *PanicError
+
+	// seq is bumped by Spawn and by Sync, so that a Spawned handle, which
+	// records it, is valid only in between: a handle synced already, or
+	// one whose frame a later spawn at the same depth reuses, no longer
+	// matches. Owner-private.
+	seq uint32
 }
 
 // frameJob is implemented by every typed frame.
@@ -59,15 +67,18 @@ type frame[X, R any] struct {
 }
 
 // newFrame allocates the frame for depth i of w's deque and caches it there.
-// This is the only allocation Join ever makes; it happens on first use of a
-// depth and when the types of the Joins at a depth change. Frames of the
-// same type for the depths above i that have never held one are allocated
-// with it, frameSlab at a time: a recursion that goes deep for the first
-// time (a UTS search whose thief left thousands of spawns pending) makes
-// one allocation per frameSlab depths, not one per depth.
+// Apart from the deque's own growth, this is the only allocation a fork
+// makes; it happens on first use of a depth and when the types of the forks
+// at a depth change. Frames of the same type for the consecutive depths
+// above i that have never held one are allocated with it, up to frameSlab
+// frames and slabBytes bytes: a recursion that goes deep for the first time
+// (a UTS search whose thief left thousands of spawns pending) makes one
+// allocation per slab, not one per depth, and a frame with a large argument
+// is not multiplied.
 func newFrame[X, R any](d *deque, i uint32) *frame[X, R] {
+	most := min(frameSlab, max(1, slabBytes/int(unsafe.Sizeof(frame[X, R]{}))))
 	n := 1
-	for n < frameSlab && int(i)+n < len(d.cache) && d.cache[int(i)+n] == nil {
+	for n < most && int(i)+n < len(d.cache) && d.cache[int(i)+n] == nil {
 		n++
 	}
 	frs := make([]frame[X, R], n)
@@ -80,8 +91,11 @@ func newFrame[X, R any](d *deque, i uint32) *frame[X, R] {
 	return &frs[0]
 }
 
-// frameSlab is the most frames newFrame allocates at once.
-const frameSlab = 32
+// frameSlab and slabBytes bound what newFrame allocates at once.
+const (
+	frameSlab = 32
+	slabBytes = 4096
+)
 
 func (fr *frame[X, R]) execute(w *Worker) {
 	fr.res = fr.fn(w, fr.arg)

@@ -28,12 +28,24 @@ func Run[R any](p *Pool, root func(w *Worker) R) R {
 		panic("core: Run with a nil root function")
 	}
 	if w := p.workerOf(curg()); w != nil {
-		return root(w)
+		return runInline(w, root)
 	}
 	j := getRootJob[R](p)
 	j.fn = root
 	p.submit(&j.hdr)
 	return j.wait(p)
+}
+
+// runInline runs a nested root on the current worker as a task of its own:
+// it may not sync what the task around it spawned, and must sync what it
+// spawns itself.
+func runInline[R any](w *Worker, root func(w *Worker) R) R {
+	depth, outer := w.dq.head, w.base
+	w.base = depth
+	defer func() { w.base = outer }()
+	r := root(w)
+	w.checkDepth(depth)
+	return r
 }
 
 // RunOn runs root on worker id of p (0 <= id < Workers()) and waits for it,
@@ -52,7 +64,7 @@ func (p *Pool) RunOn(id int, root func(w *Worker)) {
 		panic("core: RunOn(" + strconv.Itoa(id) + "): worker out of range [0, " + strconv.Itoa(len(p.workers)) + ")")
 	}
 	if w := p.workerOf(curg()); w != nil && w.id == id {
-		root(w)
+		runInline(w, func(w *Worker) struct{} { root(w); return struct{}{} })
 		return
 	}
 	j := getRootJob[struct{}](p)

@@ -5,8 +5,9 @@ import "strconv"
 // Spawned is a task forked by Spawn: g(b), waiting on the forking worker's
 // deque until a thief takes it or Sync runs it.
 type Spawned[B, RB any] struct {
-	fr *frame[B, RB]
-	i  uint32 // its slot in the deque
+	fr  *frame[B, RB]
+	i   uint32 // its slot in the deque
+	seq uint32 // fr.hdr.seq when it was spawned
 }
 
 // Spawn pushes g(b) on w's deque, where thieves may take it, and returns at
@@ -17,12 +18,12 @@ type Spawned[B, RB any] struct {
 // several calls up) and sync it only when it gets back there, instead of
 // joining it at once where the fork was made.
 //
-// Spawned tasks must be synced last in, first out: Sync applies to the
-// newest spawned task not yet synced, and every Join started after it must
-// have returned. Sync panics otherwise, as it does when the task that
-// spawned returns before syncing (the runtime checks this at the end of
-// every task). Spawn does not allocate in steady state: frames are recycled
-// by depth as Join's are.
+// Spawned tasks must be synced last in, first out, each once, by the task
+// that spawned them: Sync applies to the newest spawned task not yet synced,
+// and every Join started after it must have returned. Sync panics
+// otherwise, and a task that returns with a spawn not synced panics too (the
+// runtime checks it at the end of every task). Spawn does not allocate in
+// steady state: frames are recycled by depth as Join's are.
 func Spawn[B, RB any](w *Worker, g func(*Worker, B) RB, b B) Spawned[B, RB] {
 	if g == nil {
 		panic("core: Spawn with a nil function")
@@ -38,11 +39,12 @@ func Spawn[B, RB any](w *Worker, g func(*Worker, B) RB, b B) Spawned[B, RB] {
 	}
 	fr.fn = g // slot i >= split: private, plain stores (deque I2)
 	fr.arg = b
+	fr.hdr.seq++
 	d.head = i + 1
 	if d.allStolen || d.moveSplit.Load() || w.pool.sleep.counts.Load() != 0 {
 		w.shareSlow()
 	}
-	return Spawned[B, RB]{fr, i}
+	return Spawned[B, RB]{fr, i, fr.hdr.seq}
 }
 
 // Sync returns the result of the spawned task s: it runs it on w if no thief
@@ -53,10 +55,14 @@ func Spawn[B, RB any](w *Worker, g func(*Worker, B) RB, b B) Spawned[B, RB] {
 func (s Spawned[B, RB]) Sync(w *Worker) RB {
 	d := &w.dq
 	i := s.i
-	if s.fr == nil || d.head != i+1 || d.slots[i] != &s.fr.hdr {
-		panic("core: Sync of a task that is not the newest one spawned (deque depth " +
+	if s.fr == nil || d.head != i+1 || d.slots[i] != &s.fr.hdr || s.fr.hdr.seq != s.seq {
+		panic("core: Sync of a task that is not the newest one spawned and not yet synced (deque depth " +
 			strconv.Itoa(int(d.head)) + ", task at " + strconv.Itoa(int(i)) + ")")
 	}
+	if i < w.base {
+		panic("core: Sync of a task spawned by another task")
+	}
+	s.fr.hdr.seq++
 	if i >= d.split || d.reclaim(i) {
 		d.head = i
 		return s.fr.fn(w, s.fr.arg)

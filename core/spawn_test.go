@@ -163,6 +163,30 @@ func TestSpawnMisuse(t *testing.T) {
 		expectPanic(t, "not the newest one spawned", func() {
 			Run(pool, func(w *Worker) int { return Spawned[int, int]{}.Sync(w) })
 		})
+		// A handle synced already, whose frame a later spawn at the same
+		// depth reuses, is stale.
+		expectPanic(t, "not yet synced", func() {
+			Run(pool, func(w *Worker) int {
+				a := Spawn(w, one, 0)
+				a.Sync(w)
+				b := Spawn(w, one, 0)
+				return a.Sync(w) + b.Sync(w)
+			})
+		})
+		// A nested Run is a task of its own: it may not sync what the task
+		// around it spawned, nor leave spawns of its own behind.
+		expectPanic(t, "spawned by another task", func() {
+			Run(pool, func(w *Worker) int {
+				a := Spawn(w, one, 0)
+				return Run(pool, func(w *Worker) int { return a.Sync(w) })
+			})
+		})
+		expectPanic(t, "1 spawned tasks not synced", func() {
+			Run(pool, func(w *Worker) int {
+				Run(pool, func(w *Worker) int { Spawn(w, one, 0); return 0 })
+				return 0
+			})
+		})
 		// A task that returns with a spawn not synced: the spawned task is
 		// either dropped unrun or waited for, never run twice.
 		var runs atomic.Int32

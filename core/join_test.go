@@ -190,15 +190,23 @@ func TestDeepRecursion(t *testing.T) {
 // TestJoinAllocs checks that forks allocate nothing once the frames of each
 // depth exist (the Run itself is recycled too).
 func TestJoinAllocs(t *testing.T) {
+	checkNoAllocs(t, "fib", fib)
+}
+
+// checkNoAllocs checks that Run(f(20)) on one worker allocates nothing after
+// a first run has made the frames of every depth.
+func checkNoAllocs(t *testing.T, name string, f func(*Worker, int) int) {
+	t.Helper()
 	if raceEnabled {
 		t.Skip("the race detector allocates")
 	}
 	pool := New(WithWorkers(1))
 	defer pool.Close()
-	run := func() { Run(pool, func(w *Worker) int { return fib(w, 20) }) }
+	root := func(w *Worker) int { return f(w, 20) } // made once: a closure over f allocates
+	run := func() { Run(pool, root) }
 	run()
 	if a := testing.AllocsPerRun(50, run); a > 0.1 {
-		t.Fatalf("Run(fib(20)) allocates %.2f times per run; want 0", a)
+		t.Fatalf("Run(%s(20)) allocates %.2f times per run; want 0", name, a)
 	}
 }
 

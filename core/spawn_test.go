@@ -126,16 +126,7 @@ func TestSpawnFib(t *testing.T) {
 // TestSpawnAllocs checks that Spawn allocates nothing once the frames of
 // each depth exist.
 func TestSpawnAllocs(t *testing.T) {
-	if raceEnabled {
-		t.Skip("the race detector allocates")
-	}
-	pool := New(WithWorkers(1))
-	defer pool.Close()
-	run := func() { Run(pool, func(w *Worker) int { return spawnFib(w, 20) }) }
-	run()
-	if a := testing.AllocsPerRun(50, run); a > 0.1 {
-		t.Fatalf("Run(spawnFib(20)) allocates %.2f times per run; want 0", a)
-	}
+	checkNoAllocs(t, "spawnFib", spawnFib)
 }
 
 // TestSpawnMisuse checks the panics of Spawn and Sync used wrongly, and

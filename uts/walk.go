@@ -207,7 +207,7 @@ func (x *search) task(w *core.Worker, t task) Result {
 	h, lo, hi := t.depth(), t.lo(), t.hi()
 	for hi-lo >= splitMin && w.Pending() < maxPending {
 		mid := lo + (hi-lo)/2
-		o.spawns = append(o.spawns, spawned{core.Spawn(w, x.fork, newTask(pack(&l.s), h, mid, hi)), base})
+		x.offer(w, o, newTask(pack(&l.s), h, mid, hi), base)
 		hi = mid
 	}
 	l.h, l.i, l.hi = int32(h), int32(lo), int32(hi)
@@ -283,7 +283,13 @@ func (x *search) promote(w *core.Worker, o *openRanges, p int, res *Result) {
 	t := newTask(pack(&l.s), int(l.h), int(l.i), int(l.hi))
 	res.Nodes -= int64(l.hi - l.i) // counted when the range was opened, and again by the task
 	l.hi = l.i
-	o.spawns = append(o.spawns, spawned{core.Spawn(w, x.fork, t), p})
+	x.offer(w, o, t, p)
+}
+
+// offer spawns t, cut off the range at index level, and records it there
+// for close to sync.
+func (x *search) offer(w *core.Worker, o *openRanges, t task, level int) {
+	o.spawns = append(o.spawns, spawned{core.Spawn(w, x.fork, t), level})
 }
 
 // serialPoll counts the n children of the node with state *s at depth h,

@@ -30,15 +30,16 @@ import (
 	"github.com/gofork/gofork/sortpar"
 	"github.com/gofork/gofork/uts"
 	"go.uber.org/goleak"
+
+	"github.com/gofork/gofork/internal/pooltest"
 	"gonum.org/v1/gonum/mat"
 )
 
 // TestMain checks that the benchmarks leave no goroutine behind but the
 // Default pool's workers, which live for the whole process by design.
 func TestMain(m *testing.M) {
-	goleak.VerifyTestMain(m,
-		goleak.IgnoreTopFunction("github.com/gofork/gofork/core.(*Worker).sleep"),
-		goleak.IgnoreTopFunction("github.com/gofork/gofork/core.(*Worker).search"))
+	goleak.VerifyTestMain(m, append(pooltest.IgnoreDefault(),
+		goleak.IgnoreTopFunction("github.com/gofork/gofork/core.(*Worker).search"))...)
 }
 
 // benchPools runs fn once per worker count and policy, on a pool made for it.

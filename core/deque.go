@@ -162,6 +162,27 @@ func (d *deque) share() {
 	}
 }
 
+// shareAll makes every private frame available to thieves: split moves up
+// to head. It reports whether there was anything to share. Owner only.
+func (d *deque) shareAll() bool {
+	if d.allStolen || d.head == d.split {
+		return false // nothing private (I4: allStolen implies split == head after a push)
+	}
+	for {
+		old := d.ts.Load()
+		tail, _ := unpackTS(old)
+		if d.ts.CompareAndSwap(old, packTS(tail, d.head)) { // publish slots below head; pairs with ts.Load in steal
+			break
+		}
+		// A thief took a frame meanwhile (tail moved): retry with it.
+	}
+	d.split = d.head
+	if d.moveSplit.Load() {
+		d.moveSplit.Store(false)
+	}
+	return true
+}
+
 // reclaim is called by the owner when the frame at i = head-1 is in the shared
 // part (i < split). It either takes the frame back into the private part and
 // returns true, or finds it stolen, records that every frame below head is

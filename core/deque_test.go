@@ -192,7 +192,10 @@ func TestDequeStress(t *testing.T) {
 				waited = true
 				// Under -race on a loaded 2-core machine the thieves may not
 				// have run at all yet: leave the rest on offer until one
-				// steals, so the test always checks a contended steal.
+				// steals, so the test always checks a contended steal. The
+				// owner shares its private items first: it answers a
+				// thief's request only when it pushes, and it pushes no more.
+				d.shareAll()
 				for deadline := time.Now().Add(10 * time.Second); stolen.Load() == 0 && time.Now().Before(deadline); {
 					time.Sleep(100 * time.Microsecond)
 				}

@@ -101,8 +101,11 @@ func (w *Worker) shareSlow() {
 }
 
 // Invoke runs every function in fns, possibly in parallel, and returns when
-// all are done: an n-ary Join that splits fns in halves recursively. A nil
-// entry panics before any function runs.
+// all are done: an n-ary Join that splits fns in halves recursively. Before
+// each function runs, the functions not yet started are made stealable
+// (see Share), so that functions that wait on each other (a producer and its
+// consumer) each find a worker, a spare if need be. A nil entry panics
+// before any function runs.
 func Invoke(w *Worker, fns ...func(*Worker)) {
 	for i, f := range fns {
 		if f == nil {
@@ -119,6 +122,7 @@ func Invoke(w *Worker, fns ...func(*Worker)) {
 // the larger remaining part of the work.
 func invokeRange(w *Worker, fns []func(*Worker)) struct{} {
 	if len(fns) == 1 {
+		w.Share() // the other functions stay stealable while this one runs (it may block)
 		fns[0](w)
 		return struct{}{}
 	}
@@ -155,23 +159,30 @@ func (w *Worker) Hungry() bool {
 	return w.pool.sleep.counts.Load() != 0
 }
 
-// Poll lets thieves in during a long stretch of work that forks nothing: if a
-// thief has asked this worker for work, the older half of its private frames
-// becomes stealable. A frame pushed by Join is normally made stealable at the
-// next fork; code that runs for a long time between forks (a leaf loop over a
-// large chunk) should call Poll now and then. It costs one load when nobody
-// asked.
+// Poll lets other work in during a long stretch of work that forks nothing:
+// if a thief has asked this worker for work, the older half of its private
+// frames becomes stealable; if a root submitted to the pool has waited too
+// long (see Run), the worker runs it here, on its own stack, and then
+// returns. A frame pushed by Join is normally made stealable at the next
+// fork; code that runs for a long time between forks (a leaf loop over a
+// large chunk) should call Poll every few tens of microseconds. It costs
+// two loads when nobody asked and no root waits.
 func (w *Worker) Poll() {
-	if w.dq.moveSplit.Load() {
+	if w.dq.moveSplit.Load() || w.pool.rootsWaiting.Load() != 0 {
 		w.pollSlow()
 	}
 }
 
 func (w *Worker) pollSlow() {
 	d := &w.dq
-	if d.allStolen || d.head == d.split {
-		d.moveSplit.Store(false) // nothing private to give
-		return
+	if d.moveSplit.Load() {
+		if d.allStolen || d.head == d.split {
+			d.moveSplit.Store(false) // nothing private to give
+		} else {
+			w.shareSlow()
+		}
 	}
-	w.shareSlow()
+	if w.pool.rootsWaiting.Load() != 0 {
+		w.attend()
+	}
 }

@@ -10,21 +10,41 @@ type Option func(*config)
 
 // config is the resolved configuration of a pool.
 type config struct {
-	workers   int
-	policy    Policy
-	scheduler Scheduler
-	topology  *Topology // nil: CurrentTopology()
-	pinning   bool
+	workers    int
+	workersSet bool // WithWorkers was given: keep exactly workers; else follow GOMAXPROCS
+	maxSpares  int
+	policy     Policy
+	scheduler  Scheduler
+	topology   *Topology // nil: CurrentTopology()
+	pinning    bool
 }
 
 func defaultConfig() config {
-	return config{workers: runtime.GOMAXPROCS(0), policy: WorkFirst, scheduler: Lazy}
+	return config{workers: runtime.GOMAXPROCS(0), maxSpares: DefaultMaxSpares, policy: WorkFirst, scheduler: Lazy}
 }
 
-// WithWorkers sets the number of workers (default GOMAXPROCS). New panics if
-// n < 1.
+// WithWorkers sets the number of workers and keeps it fixed for the life of
+// the pool. Without it a pool follows GOMAXPROCS: it starts with
+// runtime.GOMAXPROCS(0) workers and adds or parks workers when GOMAXPROCS
+// changes (see Pool.Workers). New panics if n < 1.
 func WithWorkers(n int) Option {
-	return func(c *config) { c.workers = n }
+	return func(c *config) { c.workers, c.workersSet = n, true }
+}
+
+// DefaultMaxSpares is the default bound of WithMaxSpares, the number of
+// spare workers a pool may run at once in place of blocked ones (Java's
+// common ForkJoinPool allows 256 compensation threads too).
+const DefaultMaxSpares = 256
+
+// WithMaxSpares bounds the number of spare workers that may run at once in
+// place of blocked workers (default DefaultMaxSpares). A spare is an extra
+// worker the pool starts when a task blocks (in Blocking, or detected: work
+// waits, no worker takes it and a processor is idle) and retires when the
+// blocked worker is back or there is no work. With n = 0 the pool never
+// starts one: a program whose tasks all block on work only the pool can run
+// then hangs. New panics if n < 0.
+func WithMaxSpares(n int) Option {
+	return func(c *config) { c.maxSpares = n }
 }
 
 // Policy is what Join exposes to thieves.
@@ -91,6 +111,9 @@ func WithScheduler(s Scheduler) Option {
 func (c *config) validate() {
 	if c.workers < 1 {
 		panic(fmt.Sprintf("core: WithWorkers(%d): a pool needs at least 1 worker", c.workers))
+	}
+	if c.maxSpares < 0 {
+		panic(fmt.Sprintf("core: WithMaxSpares(%d): the bound must be at least 0", c.maxSpares))
 	}
 	if c.policy > HelpFirst {
 		panic(fmt.Sprintf("core: WithPolicy(%v): unknown policy", c.policy))

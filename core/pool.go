@@ -3,7 +3,6 @@ package core
 import (
 	"errors"
 	"fmt"
-	"math/bits"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -12,28 +11,55 @@ import (
 // A Pool is a set of workers, one goroutine each, that run fork-join tasks by
 // work stealing. Create one with New, or use the process-wide Default. All
 // methods are safe for concurrent use.
+//
+// A pool runs Workers() regular workers: the n of WithWorkers, or
+// GOMAXPROCS, followed as it changes, for a pool made without it. When a
+// task blocks, a spare worker stands in for it (see Blocking and
+// WithMaxSpares), so work that waits always finds a worker.
 type Pool struct {
-	workers []*Worker
-	cfg     config
-	sleep   sleepState
-	inj     injector
+	cfg   config
+	sleep sleepState
+	inj   injector
+
+	// roster is what thieves read: the workers and their victim samplers
+	// (roster.go). Replaced as a whole under growMu.
+	roster atomic.Pointer[roster]
+	// limit is the number of active regular workers (roster.active). Read
+	// by workers at their idle points, written under growMu.
+	limit atomic.Int32
 
 	closed bool        // guarded by inj.mu: Run and RunOn panic once set
-	quit   atomic.Bool // set by Close after the last run: workers exit
+	quit   atomic.Bool // set by Close after the last run: workers exit; written under growMu
 
 	runs   sync.WaitGroup // roots submitted and not yet returned to their caller
 	exited sync.WaitGroup // worker goroutines still running
 
-	// gtab maps a worker goroutine (its curg value) to the worker, so that Run
-	// can tell a call from inside a task. Open addressing, linear probing;
-	// written before the pool is returned by New, except that a worker marks
-	// its entry dead (1) as it exits.
-	gtab atomic.Pointer[gTable]
+	// growMu serialises creating workers and publishing rosters.
+	growMu    sync.Mutex
+	created   []*Worker   // every worker by ID; guarded by growMu
+	nRegular  int         // regular workers created; guarded by growMu
+	nSpares   int         // spares created; guarded by growMu
+	seed      uint64      // seeds the workers' victim generators
+	topology  *Topology   // the machine the workers are placed on
+	spread    []int       // CPUs in placement order: the k-th worker placed takes spread[k % len]
+	nodeIndex map[int]int // topology node number -> index in nodes; read-only after New
+	nodes     []nodeCount // per NUMA node of the topology: searching count
 
-	topology *Topology       // the machine the workers are placed on
-	cpus     []int           // cpus[i]: worker i's CPU in topology
-	samplers []victimSampler // samplers[i]: worker i's victim distribution
-	nodes    []nodeCount     // per NUMA node with workers: searching count
+	spares spareState // spare workers: how many run, how many are wanted
+	gov    governor   // starts spares for stalls; see governor.go
+
+	// inflight counts roots submitted (Run, RunOn from outside) and not yet
+	// completed: the governor runs while it is nonzero.
+	inflight atomic.Int32
+	// rootsWaiting counts roots in the injector and in inboxes, not yet
+	// taken: busy workers read it at their poll points (fair.go).
+	rootsWaiting atomic.Int32
+	// progress counts tasks taken by searching workers; the governor reads
+	// it to tell a stall from a moment between tasks.
+	progress atomic.Uint64
+
+	limitChanges atomic.Uint64 // setLimit calls that changed the limit, for Stats
+	maxRootWait  atomic.Int64  // longest submit-to-start wait of a root, ns
 
 	rootJobs  sync.Map // reflect.Type -> *sync.Pool of *rootJob[R]
 	isDefault bool
@@ -41,26 +67,9 @@ type Pool struct {
 	closeOnce sync.Once
 }
 
-// gTable is an open-addressing table of worker goroutines, replaced as a
-// whole when it fills with tombstones.
-type gTable struct {
-	entries []gEntry
-	mask    uintptr
-}
-
-func newGTable(size int) *gTable {
-	size = 1 << bits.Len(uint(size-1))
-	return &gTable{entries: make([]gEntry, size), mask: uintptr(size - 1)}
-}
-
-type gEntry struct {
-	g atomic.Uintptr // 0: free slot, 1: dead worker, else a live worker's curg
-	w *Worker
-}
-
-// New starts a pool with the given options (see WithWorkers, WithPolicy,
-// WithScheduler). It panics with a message naming the bad value if an option
-// is out of range.
+// New starts a pool with the given options (see WithWorkers, WithMaxSpares,
+// WithPolicy, WithScheduler, WithTopology, WithPinning). It panics with a
+// message naming the bad value if an option is out of range.
 func New(opts ...Option) *Pool {
 	cfg := defaultConfig()
 	for _, o := range opts {
@@ -72,46 +81,27 @@ func New(opts ...Option) *Pool {
 	cfg.validate()
 
 	p := &Pool{cfg: cfg, start: time.Now()}
-	n := cfg.workers
-	p.workers = make([]*Worker, n)
-	seed := uint64(time.Now().UnixNano()) | 1
-	for i := range p.workers {
-		w := &Worker{pool: p, id: i, helpFirst: cfg.policy == HelpFirst, wake: make(chan struct{}, 1)}
-		w.rng = splitmix(seed + uint64(i)*0x9E3779B97F4A7C15)
-		w.dq.init()
-		p.workers[i] = w
-	}
-
+	p.seed = uint64(time.Now().UnixNano()) | 1
 	p.placeWorkers()
+	p.gov.init(p)
 
-	p.gtab.Store(newGTable(4 * n))
-
-	var ready sync.WaitGroup
-	ready.Add(n)
-	p.exited.Add(n)
-	for _, w := range p.workers {
-		go func() {
-			if cfg.pinning {
-				// On success the goroutine stays locked to its thread until
-				// it exits, and the runtime then retires the pinned thread.
-				if err := pinCurrentThread(p.cpus[w.id]); err != nil {
-					w.pinErr = err
-				} else {
-					w.pinned = true
-				}
-			}
-			p.register(w)
-			ready.Done()
-			w.loop()
-		}()
+	p.growMu.Lock()
+	ws := make([]*Worker, cfg.workers)
+	for i := range ws {
+		ws[i] = p.newWorker(false)
 	}
-	ready.Wait() // every worker is in gtab before anyone can call Run
+	p.limit.Store(int32(cfg.workers))
+	p.publish(cfg.workers)
+	for _, w := range ws {
+		p.startWorker(w)
+	}
+	p.growMu.Unlock()
 	return p
 }
 
-// placeWorkers assigns each worker a CPU of the topology and builds the
-// victim distributions. With pinning, the topology is first restricted to the
-// CPUs this process may run on (a cpuset or taskset limit).
+// placeWorkers reads the topology and the order in which workers are placed
+// on its CPUs. With pinning, the topology is first restricted to the CPUs
+// this process may run on (a cpuset or taskset limit).
 func (p *Pool) placeWorkers() {
 	t := p.cfg.topology
 	if t == nil {
@@ -123,19 +113,12 @@ func (p *Pool) placeWorkers() {
 		}
 	}
 	p.topology = t
-	p.cpus = assignCPUs(t, p.cfg.workers)
-	p.samplers = newVictimSamplers(t, p.cpus)
-	index := map[int]int{} // topology node id -> index in p.nodes
-	for i, w := range p.workers {
-		node := t.Node(p.cpus[i])
-		k, ok := index[node]
-		if !ok {
-			k = len(index)
-			index[node] = k
-		}
-		w.node = k
+	p.spread = assignCPUs(t, t.NumCPUs())
+	p.nodeIndex = map[int]int{}
+	for k, node := range t.Nodes() {
+		p.nodeIndex[node] = k
 	}
-	p.nodes = make([]nodeCount, len(index))
+	p.nodes = make([]nodeCount, len(p.nodeIndex))
 }
 
 // Topology returns the machine description the pool placed its workers on.
@@ -145,9 +128,9 @@ func (p *Pool) Topology() *Topology { return p.topology }
 // every worker was pinned or pinning was not asked for.
 func (p *Pool) PinError() error {
 	var errs []error
-	for _, w := range p.workers {
+	for _, w := range p.roster.Load().all {
 		if w.pinErr != nil {
-			errs = append(errs, fmt.Errorf("worker %d (cpu %d): %w", w.id, p.cpus[w.id], w.pinErr))
+			errs = append(errs, fmt.Errorf("worker %d (cpu %d): %w", w.id, w.cpu, w.pinErr))
 		}
 	}
 	return errors.Join(errs...)
@@ -164,85 +147,17 @@ func splitmix(x uint64) uint64 {
 	return x
 }
 
-func gHash(g uintptr) uintptr { return uintptr((uint64(g) * 0x9E3779B97F4A7C15) >> 32) }
-
-// register records the calling goroutine as w's in gtab. A worker whose
-// goroutine was replaced (runtime.Goexit in a task) gets a new entry; its old
-// one stays dead (1), a tombstone that keeps probe chains intact. The table
-// has room for 2*Workers entries and grows when tombstones fill it.
-func (p *Pool) register(w *Worker) {
-	g := curg()
-	p.inj.mu.Lock() // serialises registering goroutines
-	defer p.inj.mu.Unlock()
-	t := p.gtab.Load()
-	used := 0
-	for i := range t.entries {
-		if t.entries[i].g.Load() != 0 {
-			used++
-		}
-	}
-	if 2*(used+1) > len(t.entries) {
-		// Copy the live entries into a fresh table (tombstones dropped).
-		// Readers of the old table still find every live worker there.
-		nt := newGTable(4 * len(p.workers))
-		for i := range t.entries {
-			if e := &t.entries[i]; e.g.Load() > 1 {
-				nt.insert(e.g.Load(), e.w)
-			}
-		}
-		p.gtab.Store(nt)
-		t = nt
-	}
-	t.insert(g, w)
-}
-
-func (t *gTable) insert(g uintptr, w *Worker) {
-	for i := gHash(g) & t.mask; ; i = (i + 1) & t.mask {
-		e := &t.entries[i]
-		if e.g.Load() == 0 {
-			e.w = w
-			e.g.Store(g) // publishes e.w; pairs with the Load in workerOf
-			return
-		}
-	}
-}
-
-// forget marks w's entry dead as its goroutine exits, so that a goroutine
-// that later reuses the same g structure is not taken for the worker.
-func (p *Pool) forget(w *Worker) {
-	p.inj.mu.Lock()
-	defer p.inj.mu.Unlock()
-	t := p.gtab.Load()
-	for i := range t.entries {
-		if e := &t.entries[i]; e.w == w && e.g.Load() > 1 {
-			e.g.Store(1)
-		}
-	}
-}
-
-// workerOf returns the worker whose goroutine has curg value g, or nil.
-func (p *Pool) workerOf(g uintptr) *Worker {
-	t := p.gtab.Load()
-	for i := gHash(g) & t.mask; ; i = (i + 1) & t.mask {
-		e := &t.entries[i]
-		switch e.g.Load() {
-		case g:
-			return e.w
-		case 0:
-			return nil
-		}
-	}
-}
-
 var (
 	defaultOnce sync.Once
 	defaultPool *Pool
 )
 
-// Default returns the process-wide pool, with GOMAXPROCS workers (as read on
-// first use), started on first use. It is the only global state in gofork:
-// par, reduce, sortpar, linalg and uts use it unless an option names another
-// pool. It cannot be closed.
+// Default returns the process-wide pool, started on first use. Like a pool
+// made with New and no WithWorkers, it runs GOMAXPROCS workers and follows
+// GOMAXPROCS when it changes (go test -cpu, runtime.GOMAXPROCS, the
+// runtime's container-aware updates), from the next Run on. It is the only
+// global state in gofork with a setting: par, reduce, sortpar, linalg and
+// uts use it unless an option names another pool. It cannot be closed.
 func Default() *Pool {
 	defaultOnce.Do(func() {
 		defaultPool = New()
@@ -251,9 +166,6 @@ func Default() *Pool {
 	return defaultPool
 }
 
-// Workers returns the number of workers.
-func (p *Pool) Workers() int { return len(p.workers) }
-
 // Policy returns the pool's fork policy.
 func (p *Pool) Policy() Policy { return p.cfg.policy }
 
@@ -261,14 +173,15 @@ func (p *Pool) Policy() Policy { return p.cfg.policy }
 func (p *Pool) Scheduler() Scheduler { return p.cfg.scheduler }
 
 // Close waits for the roots already submitted to finish, then stops the
-// workers and waits for their goroutines to exit. Run and RunOn on a closed
-// pool panic; Close of a closed pool does nothing. Close panics if called
-// from inside a task of p (it would wait for itself) or on the Default pool.
+// workers, spares included, and the governor, and waits for their
+// goroutines to exit. Run and RunOn on a closed pool panic; Close of a
+// closed pool does nothing. Close panics if called from inside a task of p
+// (it would wait for itself) or on the Default pool.
 func (p *Pool) Close() {
 	if p.isDefault {
 		panic("core: Close of the Default pool")
 	}
-	if p.workerOf(curg()) != nil {
+	if p.currentWorker() != nil {
 		panic("core: Close called from inside a task of the pool")
 	}
 	p.closeOnce.Do(func() {
@@ -276,7 +189,10 @@ func (p *Pool) Close() {
 		p.closed = true
 		p.inj.mu.Unlock()
 		p.runs.Wait()
-		p.quit.Store(true)
+		p.gov.stop()
+		p.growMu.Lock()
+		p.quit.Store(true) // under growMu: no worker is created after it
+		p.growMu.Unlock()
 		p.wakeAll()
 		p.exited.Wait()
 	})

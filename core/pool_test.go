@@ -286,8 +286,8 @@ func TestWakeNearSleeper(t *testing.T) {
 		if w == nil || w.node != node || !w.asleep {
 			t.Fatalf("sleeperInNode(%d) = %+v", node, w)
 		}
-		if got := topo.Node(pool.cpus[w.id]); got != node {
-			t.Fatalf("worker %d on cpu %d is in topology node %d, not %d", w.id, pool.cpus[w.id], got, node)
+		if got := topo.Node(w.cpu); got != node {
+			t.Fatalf("worker %d on cpu %d is in topology node %d, not %d", w.id, w.cpu, got, node)
 		}
 	}
 }

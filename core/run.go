@@ -13,7 +13,16 @@ import (
 // From an ordinary goroutine, Run submits root to the pool and parks the
 // caller until it is done. From inside a task of p (a nested parallel loop, a
 // library that uses gofork called from gofork code), Run runs root at once on
-// the current worker: no deadlock even when every worker does it.
+// the current worker: no deadlock even when every worker does it. From
+// inside a task of another pool, Run submits root to p and waits as
+// Blocking does: a spare of the other pool stands in for the waiting worker.
+//
+// A root waits for a worker at most until a busy worker of p reaches a poll
+// point (Poll, Share, a par block, a stolen join) after it has waited a
+// short bound: the worker then runs it on its own stack, as a task of its
+// own, before it goes back to its work (fair service; see DESIGN.md). A
+// root run that way that calls runtime.Goexit ends the task it interrupted
+// too (with ErrGoexit), since both share one goroutine.
 //
 // If root, or any task it forks, panics, the rest of the computation is
 // completed or dropped (frames not yet started are dropped, stolen ones are
@@ -27,9 +36,21 @@ func Run[R any](p *Pool, root func(w *Worker) R) R {
 	if root == nil {
 		panic("core: Run with a nil root function")
 	}
-	if w := p.workerOf(curg()); w != nil {
-		return runInline(w, root)
+	if w := workerOf(curg()); w != nil {
+		if w.pool == p {
+			return runInline(w, root)
+		}
+		var r R
+		w.block(func() { r = submitAndWait(p, root) })
+		return r
 	}
+	return submitAndWait(p, root)
+}
+
+// submitAndWait submits root to p from outside its tasks and parks the
+// caller until it is done.
+func submitAndWait[R any](p *Pool, root func(w *Worker) R) R {
+	p.refreshLimit()
 	j := getRootJob[R](p)
 	j.fn = root
 	p.submit(&j.hdr)
@@ -48,11 +69,14 @@ func runInline[R any](w *Worker, root func(w *Worker) R) R {
 	return r
 }
 
-// RunOn runs root on worker id of p (0 <= id < Workers()) and waits for it,
-// for code that must stay on one worker (with WithPinning, one CPU). The
-// root is handed to that worker through its own lock-free submission queue;
-// the worker takes it the next time it looks for work. Called from inside a
-// task that already runs on worker id, root runs inline.
+// RunOn runs root on the worker with the given ID and waits for it, for
+// code that must stay on one worker (with WithPinning, one CPU). id must be
+// the ID of one of p's regular workers: 0 <= id < Workers() in a pool that
+// never started a spare or grew. The root is handed to that worker through
+// its own lock-free submission queue; the worker takes it the next time it
+// looks for work or reaches a poll point, even if it is parked because
+// GOMAXPROCS shrank. Called from inside a task that already runs on worker
+// id, root runs inline.
 func (p *Pool) RunOn(id int, root func(w *Worker)) {
 	if p == nil {
 		panic("core: RunOn on a nil *Pool")
@@ -60,28 +84,40 @@ func (p *Pool) RunOn(id int, root func(w *Worker)) {
 	if root == nil {
 		panic("core: RunOn with a nil root function")
 	}
-	if id < 0 || id >= len(p.workers) {
-		panic("core: RunOn(" + strconv.Itoa(id) + "): worker out of range [0, " + strconv.Itoa(len(p.workers)) + ")")
+	all := p.roster.Load().all
+	if id < 0 || id >= len(all) || all[id].spare {
+		panic("core: RunOn(" + strconv.Itoa(id) + "): no regular worker has that ID (the pool has IDs [0, " +
+			strconv.Itoa(len(all)) + "), spares excluded)")
 	}
-	if w := p.workerOf(curg()); w != nil && w.id == id {
-		runInline(w, func(w *Worker) struct{} { root(w); return struct{}{} })
+	cur := workerOf(curg())
+	if cur != nil && cur.pool == p && cur.id == id {
+		runInline(cur, func(w *Worker) struct{} { root(w); return struct{}{} })
 		return
 	}
-	j := getRootJob[struct{}](p)
-	j.fn = func(w *Worker) struct{} { root(w); return struct{}{} }
-	p.enter()
-	w := p.workers[id]
-	w.inbox.push(&j.hdr)
-	p.wakeWorker(id)
-	j.wait(p)
+	run := func() {
+		j := getRootJob[struct{}](p)
+		j.fn = func(w *Worker) struct{} { root(w); return struct{}{} }
+		p.enter(&j.hdr)
+		w := all[id]
+		p.rootsWaiting.Add(1) // before the push: a poll point that sees the root counts it
+		w.inbox.push(&j.hdr)
+		p.wakeWorker(w)
+		j.wait(p)
+	}
+	if cur != nil { // a task of p on another worker, or of another pool: waiting blocks it
+		cur.block(run)
+		return
+	}
+	run()
 }
 
 // rootHeader is the untyped part of a submitted root.
 type rootHeader struct {
-	job      frameJob
-	panicked *PanicError
-	done     chan struct{} // the worker sends when the root is complete
-	next     *rootHeader   // inbox and injector link
+	job       frameJob
+	panicked  *PanicError
+	done      chan struct{} // the worker sends when the root is complete
+	next      *rootHeader   // inbox and injector link
+	submitted int64         // when it was submitted, in ns since the pool started (Pool.now)
 }
 
 // rootJob is a root submitted by Run, recycled through a per-type sync.Pool.
@@ -133,9 +169,10 @@ func getRootJob[R any](p *Pool) *rootJob[R] {
 	return j
 }
 
-// enter registers a submitted root, panicking if the pool is closed. Every
-// enter is matched by runs.Done in wait.
-func (p *Pool) enter() {
+// enter registers a submitted root, panicking if the pool is closed, and
+// stamps it. Every enter is matched by runs.Done in wait and by the
+// inflight decrement in complete.
+func (p *Pool) enter(r *rootHeader) {
 	p.inj.mu.Lock()
 	if p.closed { // guarded by inj.mu
 		p.inj.mu.Unlock()
@@ -143,11 +180,16 @@ func (p *Pool) enter() {
 	}
 	p.runs.Add(1) // under inj.mu, so Close's runs.Wait cannot start before it
 	p.inj.mu.Unlock()
+	r.submitted = p.now()
+	if p.inflight.Add(1) == 1 {
+		p.gov.wake() // the first root in flight: the governor watches from now on
+	}
 }
 
 // submit queues a root for any worker and wakes one if nobody searches.
 func (p *Pool) submit(r *rootHeader) {
-	p.enter()
+	p.enter(r)
+	p.rootsWaiting.Add(1) // before the push: a poll point that sees the root counts it
 	p.inj.push(r)
 	p.notifyWork(nil)
 }
@@ -157,12 +199,17 @@ type injector struct {
 	mu         sync.Mutex
 	head, tail *rootHeader  // guarded by mu
 	n          atomic.Int32 // queue length, readable without mu
+	// since is the submit time of the head root (Pool.now), readable
+	// without mu; meaningful while n > 0. Busy workers compare it with the
+	// clock at their poll points (fair.go).
+	since atomic.Int64
 }
 
 func (q *injector) push(r *rootHeader) {
 	q.mu.Lock()
 	if q.tail == nil {
 		q.head = r
+		q.since.Store(r.submitted)
 	} else {
 		q.tail.next = r
 	}
@@ -171,19 +218,27 @@ func (q *injector) push(r *rootHeader) {
 	q.mu.Unlock()
 }
 
-func (q *injector) pop() *rootHeader {
+// pop takes the oldest root, or nil. With olderThan >= 0 it takes it only
+// if it was submitted at or before olderThan (Pool.now's clock).
+func (q *injector) pop() *rootHeader { return q.popOlder(-1) }
+
+func (q *injector) popOlder(olderThan int64) *rootHeader {
 	if q.n.Load() == 0 {
 		return nil
 	}
 	q.mu.Lock()
 	r := q.head
-	if r != nil {
+	if r != nil && (olderThan < 0 || r.submitted <= olderThan) {
 		q.head = r.next
 		if q.head == nil {
 			q.tail = nil
+		} else {
+			q.since.Store(q.head.submitted)
 		}
 		r.next = nil
 		q.n.Add(-1)
+	} else {
+		r = nil
 	}
 	q.mu.Unlock()
 	return r
@@ -207,6 +262,9 @@ func (b *inbox) push(r *rootHeader) {
 		}
 	}
 }
+
+// ready reports whether a root waits. Owner only.
+func (b *inbox) ready() bool { return b.pending != nil || b.head.Load() != nil }
 
 // take returns the oldest submitted root, or nil. Owner only.
 func (b *inbox) take() *rootHeader {

@@ -24,7 +24,10 @@ import (
 // completes a frame whose owner sleeps on it wakes that owner directly.
 type sleepState struct {
 	mu   sync.Mutex
-	idle []int // ids of sleeping workers, most recent last; guarded by mu
+	idle []*Worker // sleeping workers, most recent last; guarded by mu
+	// retired are the spares waiting to be activated again (spare.go);
+	// guarded by mu. They are not counted in counts.
+	retired []*Worker
 
 	// counts packs the number of workers searching for work (low 32 bits)
 	// and the number asleep (high 32 bits, == len(idle)). One word, so that
@@ -92,7 +95,7 @@ func (p *Pool) wakeOne(near *Worker) {
 		s.mu.Unlock()
 		return
 	}
-	w := p.workers[s.idle[n-1]]
+	w := s.idle[n-1]
 	if near != nil {
 		if v := p.sleeperInNode(near.node); v != nil {
 			w = v
@@ -122,27 +125,27 @@ func (p *Pool) wakeInNode(node int) {
 func (p *Pool) sleeperInNode(node int) *Worker {
 	idle := p.sleep.idle
 	for k := len(idle) - 1; k >= 0; k-- {
-		if w := p.workers[idle[k]]; w.node == node {
+		if w := idle[k]; w.node == node {
 			return w
 		}
 	}
 	return nil
 }
 
-// wakeWorker wakes worker id if it sleeps (a completed latch, a RunOn).
-func (p *Pool) wakeWorker(id int) {
+// wakeWorker wakes w if it sleeps or is parked (a completed latch, a RunOn,
+// a limit change).
+func (p *Pool) wakeWorker(w *Worker) {
 	s := &p.sleep
-	w := p.workers[id]
 	s.mu.Lock()
 	p.takeIdle(w)
 	s.mu.Unlock()
 	w.signal()
 }
 
-// wakeAll wakes every worker (Close).
+// wakeAll wakes every worker, spares included (Close).
 func (p *Pool) wakeAll() {
-	for _, w := range p.workers {
-		p.wakeWorker(w.id)
+	for _, w := range p.roster.Load().all {
+		p.wakeWorker(w)
 	}
 }
 
@@ -172,8 +175,8 @@ func (p *Pool) unlistIdle(w *Worker) bool {
 		return false
 	}
 	s := &p.sleep
-	for k, id := range s.idle {
-		if id == w.id {
+	for k, v := range s.idle {
+		if v == w {
 			s.idle = append(s.idle[:k], s.idle[k+1:]...)
 			break
 		}
@@ -203,7 +206,7 @@ func (w *Worker) sleep(latch *frameHeader) (counted bool) {
 	}
 
 	s.mu.Lock()
-	s.idle = append(s.idle, w.id)
+	s.idle = append(s.idle, w)
 	w.asleep = true
 	s.addSleeping(1)
 	s.mu.Unlock()
@@ -218,11 +221,7 @@ func (w *Worker) sleep(latch *frameHeader) (counted bool) {
 		return counted
 	}
 
-	start := time.Now()
-	w.stats.sleepingSince.Store(start.UnixNano())
-	<-w.wake
-	w.stats.idleNanos.Add(int64(time.Since(start)))
-	w.stats.sleepingSince.Store(0)
+	w.waitWake()
 	w.stats.sleeps.Add(1)
 
 	s.mu.Lock()
@@ -235,12 +234,24 @@ func (w *Worker) sleep(latch *frameHeader) (counted bool) {
 	return counted
 }
 
-// workAvailable reports whether any work could be taken now by w.
+// waitWake blocks until w's wake channel has a token, counting the time as
+// idle in Stats (sleeping, parked by the limit, or a retired spare).
+func (w *Worker) waitWake() {
+	start := time.Now()
+	w.stats.sleepingSince.Store(start.UnixNano())
+	<-w.wake
+	w.stats.idleNanos.Add(int64(time.Since(start)))
+	w.stats.sleepingSince.Store(0)
+}
+
+// workAvailable reports whether any work could be taken now by w: a root
+// in the injector or its inbox, or a shared frame on any worker (the same
+// workers trySteal looks at: active ones and extras).
 func (p *Pool) workAvailable(w *Worker) bool {
 	if p.inj.n.Load() > 0 || w.inbox.head.Load() != nil {
 		return true
 	}
-	for _, v := range p.workers {
+	for _, v := range p.roster.Load().all {
 		if v != w && v.dq.hasShared() {
 			return true
 		}

@@ -2,16 +2,25 @@ package core
 
 import "time"
 
-// Stats is a snapshot of a pool's counters, one entry per worker. A worker
-// keeps its counters privately and publishes them when it finishes a stolen
-// task or a root and when it goes to sleep, so a snapshot taken while the
-// pool is busy may lag slightly behind. Joins whose second half runs on the
-// forking worker are not counted: counting them would cost a memory
-// increment on the fork fast path; Shares counts the forks that exposed
-// work to thieves.
+// Stats is a snapshot of a pool's counters, one entry per worker ever
+// started (regular workers and spares, by ID). A worker keeps its counters
+// privately and publishes them when it finishes a stolen task or a root and
+// when it goes to sleep, so a snapshot taken while the pool is busy may lag
+// slightly behind. Joins whose second half runs on the forking worker are
+// not counted: counting them would cost a memory increment on the fork fast
+// path; Shares counts the forks that exposed work to thieves.
 type Stats struct {
 	Workers []WorkerStats
 	Uptime  time.Duration // since New
+
+	Active         int    // regular workers running now (Pool.Workers)
+	Spares         int    // spares running now in place of blocked workers
+	Blocked        int    // workers inside Blocking now
+	SparesStarted  uint64 // spare activations since New (Blocking and detected stalls)
+	SpareLimitHits uint64 // spares not started because WithMaxSpares spares ran
+	// MaxRootWait is the longest time a root submitted by Run or RunOn
+	// waited for a worker, from submission to start.
+	MaxRootWait time.Duration
 }
 
 // WorkerStats are one worker's counters.
@@ -20,12 +29,18 @@ type WorkerStats struct {
 	Stolen        uint64        // frames this worker stole from others and ran
 	StealAttempts uint64        // steal attempts (successful or not)
 	Roots         uint64        // roots from Run and RunOn run on this worker
+	RootsBusy     uint64        // of Roots, those taken at a poll point while running a task
 	Sleeps        uint64        // times the worker went to sleep
-	Idle          time.Duration // time spent asleep
+	Idle          time.Duration // time spent asleep, parked or retired
 	Busy          time.Duration // Uptime - Idle: running or looking for work
-	CPU           int           // the CPU the worker is placed on (see WithPinning)
-	Pinned        bool          // the worker's thread is pinned to CPU
-	PinError      string        // why pinning failed, if it was asked for
+	Spare         bool          // a spare worker (see Blocking)
+	// Parked: a regular worker parked because the pool runs fewer workers
+	// than it has (GOMAXPROCS shrank), or a retired spare. An idle worker
+	// that merely sleeps is not parked.
+	Parked   bool
+	CPU      int    // the CPU the worker is placed on (see WithPinning)
+	Pinned   bool   // the worker's thread is pinned to CPU
+	PinError string // why pinning failed, if it was asked for
 }
 
 // Tasks returns the number of tasks the worker ran as separate tasks: stolen
@@ -40,6 +55,7 @@ func (s Stats) Total() WorkerStats {
 		t.Stolen += w.Stolen
 		t.StealAttempts += w.StealAttempts
 		t.Roots += w.Roots
+		t.RootsBusy += w.RootsBusy
 		t.Sleeps += w.Sleeps
 		t.Idle += w.Idle
 		t.Busy += w.Busy
@@ -47,10 +63,20 @@ func (s Stats) Total() WorkerStats {
 	return t
 }
 
-// Stats returns a snapshot of the pool's per-worker counters.
+// Stats returns a snapshot of the pool's counters.
 func (p *Pool) Stats() Stats {
-	s := Stats{Workers: make([]WorkerStats, len(p.workers)), Uptime: time.Since(p.start)}
-	for i, w := range p.workers {
+	all := p.roster.Load().all
+	s := Stats{
+		Workers:        make([]WorkerStats, len(all)),
+		Uptime:         time.Since(p.start),
+		Active:         p.Workers(),
+		Spares:         int(p.spares.active.Load()),
+		Blocked:        int(p.spares.blocked.Load()),
+		SparesStarted:  p.spares.started.Load(),
+		SpareLimitHits: p.spares.limitHits.Load(),
+		MaxRootWait:    time.Duration(p.maxRootWait.Load()),
+	}
+	for i, w := range all {
 		// Both loads race benignly with a worker waking up: the current
 		// sleep may be counted in neither or (for an instant) both.
 		idle := time.Duration(w.stats.idleNanos.Load())
@@ -63,11 +89,14 @@ func (p *Pool) Stats() Stats {
 			Stolen:        w.stats.stolen.Load(),
 			StealAttempts: w.stats.stealAttempts.Load(),
 			Roots:         w.stats.roots.Load(),
+			RootsBusy:     w.stats.rootsBusy.Load(),
 			Sleeps:        w.stats.sleeps.Load(),
 			Idle:          idle,
 			Busy:          s.Uptime - idle,
-			CPU:           p.cpus[i],
+			CPU:           w.cpu,
 			Pinned:        w.pinned,
+			Spare:         w.spare,
+			Parked:        w.parked.Load(),
 		}
 		if w.pinErr != nil {
 			s.Workers[i].PinError = w.pinErr.Error()

@@ -166,6 +166,13 @@ func (s *victimSampler) pick(r uint64) int {
 	return int(c.alias)
 }
 
+// uniformPick returns a uniform index in [0, n) for the 64-bit uniform
+// random number r (the high word of r*n, as pick does).
+func uniformPick(r uint64, n int) int {
+	hi, _ := bits.Mul64(r, uint64(n))
+	return int(hi)
+}
+
 // assignCPUs returns the CPU for each of workers workers (worker i runs on
 // cpus[i]), spreading them over the machine from the top of the tree down:
 // round-robin over NUMA nodes first, then within a node over packages, then

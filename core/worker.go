@@ -21,36 +21,53 @@ type Worker struct {
 	stolen        uint64
 	stealAttempts uint64
 	roots         uint64
+	rootsBusy     uint64 // roots taken at a poll point while running a task
 
 	// base is the deque depth at which the running task started: Sync may
 	// not pop below it (runTask and an inline Run set and restore it).
 	base uint32
 
-	id   int
-	node int    // index in pool.nodes of the NUMA node of the worker's CPU
-	rng  uint64 // xorshift64* state for victim choice
-	wake chan struct{}
+	id    int    // index in creation order, regular and spare alike
+	index int    // regular workers: position among them (the limit applies to it); -1 for spares
+	spare bool   // a spare, standing in for blocked workers (spare.go)
+	cpu   int    // the CPU of the topology the worker is placed on
+	node  int    // index in pool.nodes of the NUMA node of cpu
+	rng   uint64 // xorshift64* state for victim choice
+	wake  chan struct{}
 
 	// inbox receives roots submitted to this worker by RunOn.
 	inbox inbox
 
-	asleep  bool // in the pool's idle list; guarded by the pool's sleep.mu
-	counted bool // a waker counted this worker as searching; guarded by sleep.mu
+	asleep    bool // in the pool's idle list; guarded by the pool's sleep.mu
+	counted   bool // a waker counted this worker as searching; guarded by sleep.mu
+	activated bool // a spare handed work by activateSpare; guarded by sleep.mu
 
-	pinned bool  // WithPinning succeeded; written before New returns
-	pinErr error // why WithPinning failed; written before New returns
+	parked atomic.Bool // parked by the limit, or a retired spare; for Stats
+
+	blocking int  // depth of Blocking calls running on this worker; owner only
+	inRoot   bool // running a root taken at a poll point (fair.go); owner only
+
+	pinned bool  // WithPinning succeeded; written before the worker is started
+	pinErr error // why WithPinning failed; written before the worker is started
 	stats  workerStats
 }
 
 // workerStats are the published counters of a worker, read by Pool.Stats.
 type workerStats struct {
-	shares, stolen, stealAttempts, roots, sleeps atomic.Uint64
-	idleNanos                                    atomic.Int64
-	sleepingSince                                atomic.Int64 // UnixNano of the current sleep's start, 0 when awake
+	shares, stolen, stealAttempts, roots, rootsBusy, sleeps atomic.Uint64
+	idleNanos                                               atomic.Int64
+	sleepingSince                                           atomic.Int64 // UnixNano of the current sleep's start, 0 when awake
 }
 
-// ID returns the worker's index in its pool, from 0 to Workers()-1.
+// ID returns the worker's ID in its pool: its index in the order workers
+// were created, from 0 to Pool.MaxWorkerID()-1, fixed for the life of the
+// pool. A pool that never grew and never started a spare has the IDs 0 to
+// Workers()-1.
 func (w *Worker) ID() int { return w.id }
+
+// Spare reports whether the worker is a spare, started to stand in for a
+// blocked worker (see Blocking).
+func (w *Worker) Spare() bool { return w.spare }
 
 // Pool returns the pool the worker belongs to.
 func (w *Worker) Pool() *Pool { return w.pool }
@@ -61,6 +78,7 @@ func (w *Worker) publish() {
 	w.stats.stolen.Store(w.stolen)
 	w.stats.stealAttempts.Store(w.stealAttempts)
 	w.stats.roots.Store(w.roots)
+	w.stats.rootsBusy.Store(w.rootsBusy)
 }
 
 // searchRounds is how many passes over all victims an idle worker makes before
@@ -77,7 +95,7 @@ func (w *Worker) loop() {
 	p := w.pool
 	quitting := false
 	defer func() {
-		p.forget(w)
+		forget(w)
 		if quitting {
 			p.exited.Done()
 			return
@@ -86,28 +104,79 @@ func (w *Worker) loop() {
 		// been completed with ErrGoexit (runTask), but the goroutine is
 		// ending. A fresh one takes over the worker and its deque.
 		go func() {
-			p.register(w)
+			register(w)
 			w.loop()
 		}()
 	}()
-	counted := false
+	// A spare starts activated, counted as searching by its activator.
+	p.sleep.mu.Lock()
+	counted := w.counted
+	w.counted, w.activated = false, false
+	p.sleep.mu.Unlock()
 	for {
+		switch {
+		case w.spare && !counted && w.shouldRetire():
+			// More spares run than workers block: this one goes.
+			if counted, quitting = w.retire(); quitting {
+				return
+			}
+			continue
+		case !w.spare && w.limited() && !w.inbox.ready():
+			if counted {
+				p.addSearching(w, -1)
+				counted = false
+			}
+			if quitting = w.parkLimited(); quitting {
+				return
+			}
+			continue
+		}
 		if w.search(nil, -1, counted) {
 			counted = false
 			continue
 		}
+		counted = false
 		if p.quit.Load() {
 			w.publish()
 			quitting = true
 			return
 		}
+		if w.spare {
+			p.spares.active.Add(-1) // nothing to do: this spare goes
+			if counted, quitting = w.retire(); quitting {
+				return
+			}
+			continue
+		}
+		p.refreshLimit()
 		counted = w.sleep(nil)
 	}
 }
 
+// parkLimited parks a regular worker beyond the limit, which holds no work,
+// until the limit grows past it, a root arrives in its inbox (RunOn), or the
+// pool quits; it reports the last. A parked worker is in neither the idle
+// list nor the searching count, so nothing but those three wakes it.
+func (w *Worker) parkLimited() (quit bool) {
+	p := w.pool
+	w.publish()
+	w.dq.releaseFrames(w.dq.head) // nothing runs here: drop what the frames reference
+	w.parked.Store(true)
+	// setLimit stores the limit, RunOn pushes the root and Close sets quit
+	// before they signal, and a wake token waits in the channel until taken:
+	// a condition that becomes true after it is read here is followed by a
+	// token, so no wake-up is lost.
+	for w.limited() && !w.inbox.ready() && !p.quit.Load() {
+		w.waitWake()
+	}
+	w.parked.Store(false)
+	return p.quit.Load()
+}
+
 // search looks for work and runs one task if it finds some. It returns true
 // if it ran a task, false if it gave up (after searchRounds passes under the
-// Lazy scheduler), when latch is done, or when the pool is quitting. While
+// Lazy scheduler, or for a spare), when latch is done, when w is beyond the
+// limit (it then takes only its inbox), or when the pool is quitting. While
 // waiting on a stolen frame (latch != nil), leap is the thief to steal back
 // from first. counted says a waker already counted w as searching.
 func (w *Worker) search(latch *frameHeader, leap int, counted bool) bool {
@@ -121,7 +190,15 @@ func (w *Worker) search(latch *frameHeader, leap int, counted bool) bool {
 		}
 		if r := w.inbox.take(); r != nil {
 			w.found()
-			w.runRoot(r)
+			w.runRoot(r, false)
+			return true
+		}
+		if !w.spare && w.limited() {
+			break
+		}
+		if r := p.overdueRoot(); r != nil { // fair service: a root waited long, before any steal
+			w.found()
+			w.runRoot(r, false)
 			return true
 		}
 		if h, victim := w.trySteal(leap); h != nil {
@@ -131,13 +208,13 @@ func (w *Worker) search(latch *frameHeader, leap int, counted bool) bool {
 		}
 		if r := p.inj.pop(); r != nil {
 			w.found()
-			w.runRoot(r)
+			w.runRoot(r, false)
 			return true
 		}
 		if p.quit.Load() {
 			break
 		}
-		if round >= searchRounds && p.cfg.scheduler == Lazy {
+		if round >= searchRounds && (p.cfg.scheduler == Lazy || w.spare) {
 			break
 		}
 		if round%yieldEvery == yieldEvery-1 {
@@ -154,6 +231,7 @@ func (w *Worker) search(latch *frameHeader, leap int, counted bool) bool {
 // first push is shared at once).
 func (w *Worker) found() {
 	p := w.pool
+	p.progress.Add(1) // the governor reads it: a task was taken
 	all, node := p.addSearching(w, -1)
 	last, lastInNode := all == 0, node == 0
 	if p.sleep.sleeping() == 0 {
@@ -168,34 +246,57 @@ func (w *Worker) found() {
 }
 
 // trySteal makes one pass over the victims, starting with leap if it is a
-// valid worker other than w, then from a random one. It returns the frame
-// taken and the id of its owner, or nil.
+// valid worker other than w, then with draws from w's victim distribution
+// over the active workers, then over the extras (spares, workers beyond the
+// limit), each looked at with one load. It returns the frame taken and the
+// ID of its owner, or nil.
 func (w *Worker) trySteal(leap int) (*frameHeader, int) {
-	p := w.pool
-	n := len(p.workers)
-	if n == 1 {
-		return nil, -1
-	}
-	if leap >= 0 && leap != w.id {
+	r := w.pool.roster.Load() // pairs with the Store in publish
+	if leap >= 0 && leap != w.id && leap < len(r.all) {
 		w.stealAttempts++
-		if h, r := p.workers[leap].dq.steal(); r == stealSuccess {
+		if h, res := r.all[leap].dq.steal(); res == stealSuccess {
 			return h, leap
 		}
 	}
-	sampler := &p.samplers[w.id]
+	n := len(r.active)
+	var sampler *victimSampler
+	if k := w.index; k >= 0 && k < n {
+		sampler = &r.samplers[k]
+	}
 	for retry := true; retry; {
 		retry = false
 		// n-1 draws from the topology-weighted distribution (libfork eq. 6:
-		// near victims first; uniform on a flat machine).
-		for k := 1; k < n; k++ {
-			v := sampler.pick(w.next())
+		// near victims first; uniform on a flat machine). A worker outside
+		// the active set draws uniformly from all of it.
+		draws := n - 1
+		if sampler == nil {
+			draws = n
+		}
+		for range draws {
+			var v *Worker
+			if sampler != nil {
+				v = r.active[sampler.pick(w.next())]
+			} else {
+				v = r.active[uniformPick(w.next(), n)]
+			}
+			if v == w {
+				continue
+			}
 			w.stealAttempts++
-			h, r := p.workers[v].dq.steal()
-			switch r {
+			h, res := v.dq.steal()
+			switch res {
 			case stealSuccess:
-				return h, v
+				return h, v.id
 			case stealLost:
 				retry = true
+			}
+		}
+	}
+	for _, v := range r.extras {
+		if v != w && v.dq.hasShared() {
+			w.stealAttempts++
+			if h, res := v.dq.steal(); res == stealSuccess {
+				return h, v.id
 			}
 		}
 	}
@@ -219,9 +320,14 @@ func (w *Worker) runStolen(h *frameHeader, owner int) {
 	w.runTask(h.job, h, owner, nil)
 }
 
-// runRoot runs a root submitted by Run or RunOn and wakes its caller.
-func (w *Worker) runRoot(r *rootHeader) {
+// runRoot runs a root submitted by Run or RunOn and wakes its caller; busy
+// says it was taken at a poll point, on top of another task (fair.go).
+func (w *Worker) runRoot(r *rootHeader, busy bool) {
 	w.roots++
+	if busy {
+		w.rootsBusy++
+	}
+	w.pool.rootStarted(r)
 	w.runTask(r.job, nil, -1, r)
 }
 
@@ -268,14 +374,16 @@ func (w *Worker) complete(h *frameHeader, owner int, r *rootHeader, pe *PanicErr
 	w.publish()
 	if r != nil {
 		r.panicked = pe
-		r.done <- struct{}{} // publishes the result; the caller's receive pairs with it
+		w.pool.inflight.Add(-1) // the governor may rest once no root is in flight
+		r.done <- struct{}{}    // publishes the result; the caller's receive pairs with it
 		return
 	}
 	h.panicked = pe
 	// Subtle: once state is frameDone the owner may reuse the frame, so
 	// nothing below may touch h.
 	if h.state.Swap(frameDone) == frameSleeping { // publish res and panicked; pairs with state.Load in waitStolen
-		w.pool.wakeWorker(owner)
+		p := w.pool
+		p.wakeWorker(p.roster.Load().all[owner])
 	}
 }
 
@@ -288,6 +396,15 @@ func (w *Worker) waitStolen(h *frameHeader, i uint32) *PanicError {
 	// slots above it.
 	counted := false
 	for h.state.Load() != frameDone { // pairs with the thief's Swap in runStolen
+		if !w.spare && w.limited() {
+			// Beyond the limit: help nobody, wait for the thief.
+			if counted {
+				w.pool.addSearching(w, -1)
+				counted = false
+			}
+			w.waitLatch(h)
+			break
+		}
 		if w.search(h, int(h.thief.Load())-1, counted) {
 			counted = false
 			continue
@@ -307,6 +424,23 @@ func (w *Worker) waitStolen(h *frameHeader, i uint32) *PanicError {
 	pe := h.panicked
 	h.panicked = nil
 	return pe
+}
+
+// waitLatch blocks until the stolen frame h completes, outside the idle
+// list: the thief that completes it sees frameSleeping and wakes w.
+// Spurious tokens (a limit change, a stale one) only make it look again.
+func (w *Worker) waitLatch(h *frameHeader) {
+	for {
+		switch h.state.Load() {
+		case frameDone:
+			return
+		case framePending:
+			if !h.state.CompareAndSwap(framePending, frameSleeping) { // announce; pairs with the thief's Swap
+				continue // the thief finished meanwhile
+			}
+		}
+		<-w.wake
+	}
 }
 
 // unwind pops every frame above depth after a panic: private frames are

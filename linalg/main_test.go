@@ -5,6 +5,8 @@ import (
 
 	"go.uber.org/goleak"
 
+	"github.com/gofork/gofork/internal/pooltest"
+
 	"github.com/gofork/gofork/core"
 )
 
@@ -13,5 +15,5 @@ func TestMain(m *testing.M) {
 	// whole process by design: start it first and ignore its workers, so
 	// that any pool a test forgets to Close is still reported.
 	core.Default()
-	goleak.VerifyTestMain(m, goleak.IgnoreCurrent())
+	goleak.VerifyTestMain(m, append(pooltest.IgnoreDefault(), goleak.IgnoreCurrent())...)
 }

@@ -26,6 +26,7 @@ func InvokeOn(p *core.Pool, fns ...func()) {
 // header and allocates nothing.
 func invokeTask(w *core.Worker, fns []func()) none {
 	if len(fns) == 1 {
+		w.Share() // the other functions stay stealable while this one runs (it may block)
 		fns[0]()
 		return none{}
 	}

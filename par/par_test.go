@@ -23,7 +23,7 @@ import (
 func TestMain(m *testing.M) {
 	// The Default pool, once started by an example, lives for the whole
 	// process by design.
-	goleak.VerifyTestMain(m, goleak.IgnoreTopFunction("github.com/gofork/gofork/core.(*Worker).sleep"))
+	goleak.VerifyTestMain(m, pooltest.IgnoreDefault()...)
 }
 
 // partitioners returns a fresh set of named partitioner options (Affinity

@@ -45,9 +45,11 @@ const (
 	// stolen range the same way): a thief splits its range into up to
 	// 2^autoRearm pieces so that other idle workers find something to take.
 	autoRearm = 2
-	// autoLeafBlocks is how many blocks an Auto leaf runs as, with a
-	// w.Poll between blocks so that idle workers can take pending ranges.
-	autoLeafBlocks = 8
+	// autoBlockSplits is how many times an Auto range splits once its
+	// budget is spent (never below the grain): its leaves run as up to 8
+	// blocks, each a fork that idle workers and spares can take (see
+	// splitTask).
+	autoBlockSplits = 3
 	// affinityChunksPerWorker is how many chunks Affinity cuts per worker.
 	affinityChunksPerWorker = 8
 	// deterministicGrain is the leaf size of Deterministic's fixed split tree

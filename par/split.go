@@ -56,9 +56,8 @@ type loop[T any] struct {
 	treeGrain  uint64 // Fixed: leaf size of the fixed tree; 0 when not Fixed
 	budget0    int32  // split budget of the whole range
 	rearm      int32  // split budget a stolen range gets back (0: never)
+	blocks0    int8   // Auto: block splits a range may make once its budget is spent
 	helpFirst  bool   // the pool runs the right half of a Join first
-	blocks     uint64 // Auto: a leaf runs as up to this many blocks of >= grain, with Poll between
-	minBlock   uint64 // Auto: the grain
 
 	// stop is set by the first leaf that panics or sees done closed; no leaf
 	// starts once it is set. Written and read by every worker.
@@ -86,6 +85,7 @@ type span[T any] struct {
 	a, b   uint64
 	budget int32 // splits left before this range waits for theft
 	owner  int32 // the worker that forked this range; -1 for the whole range
+	blocks int8  // block splits left once budget is spent (Auto; see runLeaf)
 	right  bool  // this is the right half of its parent
 }
 
@@ -129,9 +129,7 @@ func run[T any](n uint64, init T, ops Ops[T], c config, done <-chan struct{}) (T
 		}
 		l.budget0 = log2Ceil(p) + autoChunksLog2
 		l.rearm = autoRearm
-		if !ops.Fixed {
-			l.blocks, l.minBlock = autoLeafBlocks, c.grain
-		}
+		l.blocks0 = autoBlockSplits
 	case kindStatic:
 		return l.runClaims(c.pool, minChunks(p, n))
 	case kindAffinity:
@@ -144,7 +142,7 @@ func run[T any](n uint64, init T, ops Ops[T], c config, done <-chan struct{}) (T
 	}
 	l.task = splitTask[T]
 	r := core.Run(c.pool, func(w *core.Worker) T {
-		return splitTask(w, span[T]{l: l, acc: init, b: n, budget: l.budget0, owner: -1})
+		return splitTask(w, span[T]{l: l, acc: init, b: n, budget: l.budget0, owner: -1, blocks: l.blocks0})
 	})
 	return r, l.cancelled.Load()
 }
@@ -159,6 +157,14 @@ func minChunks(p int, n uint64) int {
 
 // splitTask runs one range of an Auto or Simple loop: it splits while the
 // partitioner allows and runs a leaf otherwise.
+//
+// An Auto range whose split budget is spent still splits into up to
+// 2^autoBlockSplits blocks of at least the grain, as forks whose right
+// halves stay on the worker's deque: a fork costs a few nanoseconds when
+// nobody takes it, and every block that has not started is then a frame
+// that an idle worker, or a spare standing in for a blocked one, can take
+// (runLeaf shares them before the body runs), rather than a later part of
+// one serial leaf loop.
 func splitTask[T any](w *core.Worker, s span[T]) T {
 	l := s.l
 	if s.owner >= 0 {
@@ -170,10 +176,15 @@ func splitTask[T any](w *core.Worker, s span[T]) T {
 		}
 		if stolen && s.budget < l.rearm {
 			s.budget = l.rearm // demand-driven: a thief splits its range again
+			s.blocks = l.blocks0
 		}
 	}
-	if s.b-s.a > l.splitAbove && s.budget > 0 && !l.stop.Load() {
-		s.budget--
+	if s.b-s.a > l.splitAbove && (s.budget > 0 || s.blocks > 0) && !l.stop.Load() {
+		if s.budget > 0 {
+			s.budget--
+		} else {
+			s.blocks--
+		}
 		s.owner, s.right = int32(w.ID()), false
 		r := s
 		r.a, r.right = s.a+(s.b-s.a)/2, true
@@ -190,40 +201,25 @@ func splitTask[T any](w *core.Worker, s span[T]) T {
 // runLeaf runs one leaf on w unless the loop has stopped. A panic in the
 // leaf sets stop on its way out, so no further leaf starts.
 //
-// An Auto leaf runs as a few blocks and calls w.Poll between them: the
-// core shares a worker's pending right halves with idle thieves only at a
-// fork or a Poll, and a leaf forks nothing, so without the blocks a thief
-// would wait for the whole leaf. The blocks also bound how long a
-// cancellation waits.
+// Before the body runs, the worker shares the frames it holds privately
+// (core.Worker.Share): the body is the user's code, which may run long or
+// block, and the rest of the loop must not wait behind it on this worker's
+// deque. Share also lets in a root submitted to the pool that has waited too
+// long, so every leaf start is a poll point.
 func (l *loop[T]) runLeaf(w *core.Worker, a, b uint64, acc T) T {
 	if l.stopped() {
 		return acc
 	}
+	w.Share()
 	ok := false
 	defer func() {
 		if !ok {
 			l.stop.Store(true) // panicking: hand out no more leaves
 		}
 	}()
-	switch n := b - a; {
-	case l.treeGrain != 0:
+	if l.treeGrain != 0 {
 		acc = l.tree(a, b, acc)
-	case l.blocks > 1 && n >= 2*l.minBlock:
-		m := min(l.blocks, n/l.minBlock) // every block keeps >= grain iterations
-		lo := a
-		for k := uint64(1); k <= m; k++ {
-			hi := a + chunkBound(k, m, n)
-			acc = l.leaf(lo, hi, acc)
-			if k == m {
-				break
-			}
-			w.Poll()
-			if l.stopped() {
-				break
-			}
-			lo = hi
-		}
-	default:
+	} else {
 		acc = l.leaf(a, b, acc)
 	}
 	ok = true

@@ -5,6 +5,8 @@ import (
 
 	"go.uber.org/goleak"
 
+	"github.com/gofork/gofork/internal/pooltest"
+
 	"github.com/gofork/gofork/core"
 )
 
@@ -13,5 +15,5 @@ func TestMain(m *testing.M) {
 	// live as long as the process: start it first and ignore exactly its
 	// goroutines, so that any other leak still fails the run.
 	core.Default()
-	goleak.VerifyTestMain(m, goleak.IgnoreCurrent())
+	goleak.VerifyTestMain(m, append(pooltest.IgnoreDefault(), goleak.IgnoreCurrent())...)
 }

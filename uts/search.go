@@ -100,7 +100,7 @@ func Search(t Tree, opts ...Option) Result {
 		res.Leaves = 1
 		return res
 	}
-	x := newSearch(r, o.pool.Workers())
+	x := newSearch(r, o.pool.MaxWorkerID())
 	x.promoteAlways = o.promoteAlways
 	defer x.release()
 	all := newTask(pack(&root), 0, 0, n)

@@ -2,6 +2,7 @@ package uts
 
 import (
 	"sync"
+	"sync/atomic"
 
 	"github.com/gofork/gofork/core"
 )
@@ -60,21 +61,55 @@ const maxPending = 8
 type search struct {
 	*rule
 	fork func(*core.Worker, task) Result // the method value x.task, made once
-	open []openRanges                    // indexed by core.Worker.ID
+	// open holds each worker's open ranges, indexed by core.Worker.ID. It
+	// grows (under grow, copied and stored whole) when a worker with a
+	// larger ID joins the search: a spare standing in for a blocked worker,
+	// or a worker added because GOMAXPROCS grew.
+	open atomic.Pointer[[]*openRanges]
+	grow sync.Mutex
 
 	promoteAlways bool // see options
 }
 
 func newSearch(r *rule, workers int) *search {
-	x := &search{rule: r, open: make([]openRanges, workers)}
+	x := &search{rule: r}
+	open := make([]*openRanges, workers)
+	for i := range open {
+		open[i] = new(openRanges)
+	}
+	x.open.Store(&open)
 	x.fork = x.task
 	return x
 }
 
+// openOf returns w's stack of open ranges.
+func (x *search) openOf(w *core.Worker) *openRanges {
+	if open := *x.open.Load(); w.ID() < len(open) {
+		return open[w.ID()]
+	}
+	return x.openSlow(w)
+}
+
+func (x *search) openSlow(w *core.Worker) *openRanges {
+	x.grow.Lock()
+	defer x.grow.Unlock()
+	open := *x.open.Load()
+	if w.ID() < len(open) {
+		return open[w.ID()]
+	}
+	bigger := make([]*openRanges, max(w.ID()+1, w.Pool().MaxWorkerID()))
+	copy(bigger, open)
+	for i := len(open); i < len(bigger); i++ {
+		bigger[i] = new(openRanges)
+	}
+	x.open.Store(&bigger) // publishes the new entries; pairs with the Load in openOf
+	return bigger[w.ID()]
+}
+
 // release gives the stacks of open ranges back for the next search.
 func (x *search) release() {
-	for i := range x.open {
-		if o := &x.open[i]; o.buf != nil {
+	for _, o := range *x.open.Load() {
+		if o.buf != nil {
 			o.buf.levels, o.buf.spawns = o.levels, o.spawns[:0]
 			openStacks.Put(o.buf)
 		}
@@ -111,8 +146,17 @@ type openRanges struct {
 	// range below it has none (a range's i only grows and its hi only
 	// shrinks while it is open).
 	floor int
-	_     [64]byte // keep workers' stacks off each other's cache lines
+	// nextPoll is the node count of the running task's result at which
+	// serialPoll next calls Poll (see pollNodes).
+	nextPoll int64
+	_        [64]byte // keep workers' stacks off each other's cache lines
 }
+
+// pollNodes is how many nodes serialPoll counts between two calls of
+// core.Worker.Poll, which lets in a root submitted to the pool that has
+// waited too long (and shares frames a thief asked for): about 30 µs of
+// search at 30 ns a node.
+const pollNodes = 1024
 
 // openBuf carries a stack between searches (through openStacks).
 type openBuf struct {
@@ -199,7 +243,8 @@ func (t task) hi() int       { return int(int32(t.lohi >> 32)) }
 // half is spawned (and synced when the range closes).
 func (x *search) task(w *core.Worker, t task) Result {
 	var res Result
-	o := &x.open[w.ID()]
+	o := x.openOf(w)
+	o.nextPoll = pollNodes
 	base := o.n
 	o.reserve()
 	l := &o.levels[base]
@@ -301,6 +346,10 @@ func (x *search) offer(w *core.Worker, o *openRanges, t task, level int) {
 func (x *search) serialPoll(w *core.Worker, o *openRanges, s *state, h, n, lvl int, res *Result) bool {
 	res.Nodes += int64(n)
 	res.MaxDepth = max(res.MaxDepth, h+1)
+	if res.Nodes >= o.nextPoll {
+		o.nextPoll = res.Nodes + pollNodes
+		w.Poll()
+	}
 	var c state
 	for i := 0; i < n; i++ {
 		spawn(s, uint32(i), &c)

@@ -5,6 +5,8 @@ import (
 
 	"go.uber.org/goleak"
 
+	"github.com/gofork/gofork/internal/pooltest"
+
 	"github.com/gofork/gofork/core"
 )
 
@@ -16,6 +18,6 @@ var leakOpts []goleak.Option
 
 func TestMain(m *testing.M) {
 	core.Default()
-	leakOpts = []goleak.Option{goleak.IgnoreCurrent()}
+	leakOpts = append(pooltest.IgnoreDefault(), goleak.IgnoreCurrent())
 	goleak.VerifyTestMain(m, leakOpts...)
 }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"testing"
 
+	"go.uber.org/goleak"
+
 	"github.com/gofork/gofork/core"
 )
 
@@ -29,5 +31,18 @@ func Each(t *testing.T, f func(t *testing.T, p *core.Pool)) {
 			defer p.Close()
 			f(t, p)
 		})
+	}
+}
+
+// IgnoreDefault are goleak options that ignore the goroutines of
+// core.Default(), which live for the whole process by design: its workers
+// and spares waiting for work (sleeping, parked by the limit, retired) and
+// its governor at rest. Any other goroutine a test leaves behind, a worker
+// of a pool it forgot to Close included, is still reported when it is busy;
+// an idle worker of a forgotten pool looks like Default's and is not.
+func IgnoreDefault() []goleak.Option {
+	return []goleak.Option{
+		goleak.IgnoreTopFunction("github.com/gofork/gofork/core.(*Worker).waitWake"),
+		goleak.IgnoreTopFunction("github.com/gofork/gofork/core.(*governor).run"),
 	}
 }

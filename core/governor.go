@@ -1,0 +1,236 @@
+package core
+
+import (
+	"runtime"
+	"runtime/metrics"
+	"sync"
+	"time"
+)
+
+// The governor is one goroutine per pool that starts spare workers when the
+// pool stalls: work waits, no worker takes it, and a processor is idle (the
+// workers are blocked). It is the pool's sysmon. See DESIGN.md, "The
+// governor", for the rules and why they hold.
+type governor struct {
+	p    *Pool
+	once sync.Once     // starts the goroutine on the first root in flight
+	kick chan struct{} // buffered (1): wakes a resting governor
+	quit chan struct{} // closed by stop
+	done chan struct{} // closed when the goroutine has exited
+	mu   sync.Mutex    // guards started against stop
+	// started: the goroutine runs (or ran); guarded by mu.
+	started bool
+
+	// Owned by the governor goroutine.
+	lastProgress uint64        // p.progress at the previous tick
+	suspect      bool          // the previous tick saw a stall
+	stallSince   time.Time     // when the current stall was first seen
+	stallCPU     time.Duration // the process's CPU time then (fallback estimate)
+	samples      []metrics.Sample
+	hasMetrics   bool // the runtime reports goroutine states (Go 1.26+)
+}
+
+// Tick intervals: the governor looks every govTickMin after it wakes or
+// after anything looked wrong, and doubles the interval up to govTickMax
+// while nothing does. A stall is acted on when seen twice, govTickMin
+// apart, so a spare starts at most govTickMax + govTickMin after the
+// workers stop taking work (the issue's target: p99 within 10 ms).
+// govStallOld is how long a stall is watched before a spare starts when the
+// runtime reports no goroutine states (Go before 1.26): the governor then
+// estimates how many goroutines run from the process's CPU time over that
+// window, which needs a window long enough to average over.
+const (
+	govTickMin  = 100 * time.Microsecond
+	govTickMax  = 2 * time.Millisecond
+	govStallOld = 10 * time.Millisecond
+)
+
+// The runtime/metrics names the governor reads.
+const (
+	metricRunning  = "/sched/goroutines/running:goroutines"
+	metricRunnable = "/sched/goroutines/runnable:goroutines"
+)
+
+func (g *governor) init(p *Pool) {
+	g.p = p
+	g.kick = make(chan struct{}, 1)
+	g.quit = make(chan struct{})
+	g.done = make(chan struct{})
+}
+
+// wake makes a resting governor look again; the first call starts it.
+func (g *governor) wake() {
+	g.once.Do(g.start)
+	select {
+	case g.kick <- struct{}{}:
+	default: // a token is pending already
+	}
+}
+
+func (g *governor) start() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	select {
+	case <-g.quit:
+		return // stopped before it ever ran
+	default:
+	}
+	g.started = true
+	g.samples = []metrics.Sample{{Name: metricRunning}, {Name: metricRunnable}}
+	metrics.Read(g.samples)
+	g.hasMetrics = g.samples[0].Value.Kind() == metrics.KindUint64 && g.samples[1].Value.Kind() == metrics.KindUint64
+	go g.run()
+}
+
+// stop ends the governor goroutine and waits for it (Close).
+func (g *governor) stop() {
+	g.mu.Lock()
+	close(g.quit)
+	started := g.started
+	g.mu.Unlock()
+	if started {
+		<-g.done
+	}
+}
+
+// busy reports whether the governor has something to watch: roots in
+// flight, a worker inside Blocking, or spares running.
+func (g *governor) busy() bool {
+	p := g.p
+	return p.inflight.Load() != 0 || p.spares.blocked.Load() != 0 || p.spares.active.Load() != 0
+}
+
+func (g *governor) run() {
+	defer close(g.done)
+	timer := time.NewTimer(govTickMin)
+	interval := govTickMin
+	for {
+		if !g.busy() {
+			// Rest until the next root in flight. A kick sent after the
+			// busy check waits in the channel, so none is lost.
+			g.suspect = false
+			g.p.spares.stall.Store(0)
+			select {
+			case <-g.kick:
+			case <-g.quit:
+				timer.Stop()
+				return
+			}
+			interval = govTickMin
+		}
+		timer.Reset(interval)
+		select {
+		case <-timer.C:
+		case <-g.quit:
+			timer.Stop()
+			return
+		}
+		interval = g.tick(interval)
+	}
+}
+
+// tick is one look at the pool; it returns the interval to the next one.
+func (g *governor) tick(interval time.Duration) time.Duration {
+	p := g.p
+	p.refreshLimit()
+	next := min(2*interval, govTickMax)
+	prog := p.progress.Load()
+	moved := prog != g.lastProgress
+	g.lastProgress = prog
+	if moved || uint32(p.sleep.counts.Load()) != 0 || !p.stalledWork() {
+		// Workers take work, someone is looking for it, or none waits.
+		g.suspect = false
+		g.relax()
+		return next
+	}
+	now := time.Now()
+	if !g.suspect {
+		// Look again soon: a worker may be between two tasks.
+		g.suspect, g.stallSince = true, now
+		g.stallCPU, _ = processCPUTime()
+		return govTickMin
+	}
+	if !g.hasMetrics && now.Sub(g.stallSince) < govStallOld {
+		return govTickMin
+	}
+	g.suspect = false
+	if p.sleep.sleeping() != 0 {
+		// A worker sleeps while work waits and nobody searches: wake it
+		// (the sleep protocol should not let this happen; be robust).
+		p.wakeOne(nil)
+		return govTickMin
+	}
+	if !g.workersBlocked() {
+		// The workers run: long CPU-bound leaves hold them, and the work
+		// waits for them as it would in the serial program. A spare would
+		// only oversubscribe the processors (or exceed WithWorkers).
+		return next
+	}
+	p.spares.stall.Add(1)
+	if !p.activateSpare() {
+		p.spares.stall.Add(-1)
+	}
+	return govTickMin
+}
+
+// relax lets one spare started for a stall go when the processors are
+// oversubscribed (goroutines wait for a processor while all run), so that
+// blocked workers that came back do not share their processors with spares
+// for long. Spares also retire by themselves when they find no work.
+func (g *governor) relax() {
+	s := &g.p.spares
+	if s.stall.Load() == 0 {
+		return
+	}
+	if !g.p.stalledWork() || g.hasMetrics && g.processorsOversubscribed() {
+		s.stall.Add(-1)
+	}
+}
+
+// workersBlocked reports whether fewer of the pool's workers run than it
+// should run, with a processor idle for one more: the goroutines running or
+// waiting to run, the governor excepted, are fewer than both the pool's
+// limit and GOMAXPROCS. Every worker is in a task when this is asked (none
+// searches or sleeps), so the shortfall are workers blocked. Other
+// goroutines of the program count as running too: they can hide a blocked
+// worker, never invent one. Without goroutine-state metrics the count is
+// the process's CPU time over the stall divided by its length; where that
+// is unavailable too, it reports false.
+func (g *governor) workersBlocked() bool {
+	p := g.p
+	want := min(float64(p.limit.Load()), float64(runtime.GOMAXPROCS(0)))
+	if g.hasMetrics {
+		metrics.Read(g.samples)
+		running := float64(g.samples[0].Value.Uint64()+g.samples[1].Value.Uint64()) - 1
+		return running < want
+	}
+	cpu, ok := processCPUTime()
+	if !ok {
+		return false
+	}
+	running := float64(cpu-g.stallCPU) / float64(time.Since(g.stallSince))
+	return running < want-0.5
+}
+
+// processorsOversubscribed reports whether goroutines wait for a processor
+// while every processor runs one.
+func (g *governor) processorsOversubscribed() bool {
+	metrics.Read(g.samples)
+	running, runnable := g.samples[0].Value.Uint64(), g.samples[1].Value.Uint64()
+	return runnable > 0 && running >= uint64(runtime.GOMAXPROCS(0))
+}
+
+// stalledWork reports whether work waits that any worker or spare could
+// take: a root in the injector or a shared frame on any worker. Roots in an
+// inbox are not counted: only their own worker may take them.
+func (p *Pool) stalledWork() bool {
+	if p.inj.n.Load() > 0 {
+		return true
+	}
+	for _, v := range p.roster.Load().all {
+		if v.dq.hasShared() {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,130 @@
+package core
+
+import (
+	"math/bits"
+	"sync"
+	"sync/atomic"
+)
+
+// The worker table maps a live worker goroutine (its curg value) to its
+// worker, for every pool of the process. Run asks it whether its caller is a
+// task of the pool (then the root runs inline), and Blocking asks whether its
+// caller is a task of any pool (then the worker's role passes to a spare).
+// It is process-wide because Blocking names no pool; it holds bookkeeping
+// only, no setting, and a closed pool leaves nothing in it but tombstones.
+//
+// Open addressing with linear probing. Readers (workerOf) take no lock; a
+// registering or exiting goroutine takes gtabMu, and a table that fills with
+// tombstones is replaced as a whole by a fresh one of the live entries.
+var (
+	gtabMu sync.Mutex
+	gtab   atomic.Pointer[gTable]
+	// gtabLive counts the live entries, so that a replacement table is
+	// sized for them; guarded by gtabMu.
+	gtabLive int
+)
+
+// gTable is one generation of the worker table.
+type gTable struct {
+	entries []gEntry
+	mask    uintptr
+}
+
+type gEntry struct {
+	g atomic.Uintptr // 0: free slot, 1: dead worker (a tombstone), else a live worker's curg
+	w *Worker
+}
+
+func newGTable(size int) *gTable {
+	size = 1 << bits.Len(uint(max(size, 8)-1))
+	return &gTable{entries: make([]gEntry, size), mask: uintptr(size - 1)}
+}
+
+func gHash(g uintptr) uintptr { return uintptr((uint64(g) * 0x9E3779B97F4A7C15) >> 32) }
+
+// register records the calling goroutine as w's. A worker whose goroutine
+// was replaced (runtime.Goexit in a task) gets a new entry; its old one is
+// already a tombstone (forget). The table keeps at most half its slots used,
+// tombstones included, and is replaced by one with room for four times the
+// live entries when that would be exceeded.
+func register(w *Worker) {
+	g := curg()
+	gtabMu.Lock()
+	defer gtabMu.Unlock()
+	t := gtab.Load()
+	if t == nil {
+		t = newGTable(64)
+		gtab.Store(t)
+	}
+	used := 0
+	for i := range t.entries {
+		if t.entries[i].g.Load() != 0 {
+			used++
+		}
+	}
+	if 2*(used+1) > len(t.entries) {
+		// Copy the live entries into a fresh table (tombstones dropped).
+		// Readers of the old table still find every live worker there.
+		nt := newGTable(4 * (gtabLive + 1))
+		for i := range t.entries {
+			if e := &t.entries[i]; e.g.Load() > 1 {
+				nt.insert(e.g.Load(), e.w)
+			}
+		}
+		gtab.Store(nt)
+		t = nt
+	}
+	t.insert(g, w)
+	gtabLive++
+}
+
+func (t *gTable) insert(g uintptr, w *Worker) {
+	for i := gHash(g) & t.mask; ; i = (i + 1) & t.mask {
+		e := &t.entries[i]
+		if e.g.Load() == 0 {
+			e.w = w
+			e.g.Store(g) // publishes e.w; pairs with the Load in workerOf
+			return
+		}
+	}
+}
+
+// forget marks w's entry dead as its goroutine exits, so that a goroutine
+// that later reuses the same g structure is not taken for the worker.
+func forget(w *Worker) {
+	gtabMu.Lock()
+	defer gtabMu.Unlock()
+	t := gtab.Load()
+	for i := range t.entries {
+		if e := &t.entries[i]; e.w == w && e.g.Load() > 1 {
+			e.g.Store(1)
+			gtabLive--
+		}
+	}
+}
+
+// workerOf returns the worker whose goroutine has curg value g, or nil.
+func workerOf(g uintptr) *Worker {
+	t := gtab.Load()
+	if t == nil {
+		return nil
+	}
+	for i := gHash(g) & t.mask; ; i = (i + 1) & t.mask {
+		e := &t.entries[i]
+		switch e.g.Load() {
+		case g:
+			return e.w
+		case 0:
+			return nil
+		}
+	}
+}
+
+// currentWorker returns the worker of p running the calling goroutine, or
+// nil when the caller is not one of p's workers.
+func (p *Pool) currentWorker() *Worker {
+	if w := workerOf(curg()); w != nil && w.pool == p {
+		return w
+	}
+	return nil
+}

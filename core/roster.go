@@ -1,0 +1,161 @@
+package core
+
+import "runtime"
+
+// A roster is the set of a pool's workers as thieves see it: immutable once
+// published, replaced as a whole (one atomic pointer store) when a worker is
+// created or the limit changes. See DESIGN.md, "Workers in real programs".
+type roster struct {
+	// all holds every worker ever created, by ID (creation order), regular
+	// and spare.
+	all []*Worker
+	// regular holds the regular workers in creation order; the first limit
+	// of them are active.
+	regular []*Worker
+	// active is regular[:limit]: the workers thieves draw victims from.
+	active []*Worker
+	// samplers[k] is active[k]'s topology-weighted victim distribution over
+	// active (it returns indices into active).
+	samplers []victimSampler
+	// extras are the workers not in active (spares, regular workers beyond
+	// the limit): thieves look at each of them with one load after their
+	// draws over active, since such a worker may still hold shared frames.
+	extras []*Worker
+}
+
+// publish makes a roster of the pool's workers with the first limit regular
+// workers active visible to thieves. Caller holds p.growMu.
+func (p *Pool) publish(limit int) {
+	n := len(p.created)
+	r := &roster{all: p.created[:n:n]}
+	for _, w := range r.all {
+		if !w.spare {
+			r.regular = append(r.regular, w)
+		}
+	}
+	limit = min(limit, len(r.regular))
+	r.active = r.regular[:limit:limit]
+	cpus := make([]int, limit)
+	for k, w := range r.active {
+		cpus[k] = w.cpu
+	}
+	r.samplers = newVictimSamplers(p.topology, cpus)
+	for _, w := range r.all {
+		if w.spare || w.index >= limit {
+			r.extras = append(r.extras, w)
+		}
+	}
+	p.roster.Store(r) // pairs with roster.Load in trySteal and every reader
+}
+
+// newWorker creates a worker (regular, or a spare) with the next ID and
+// places it on a CPU; startWorker starts its goroutine once a roster that
+// contains it is published. Caller holds p.growMu.
+func (p *Pool) newWorker(spare bool) *Worker {
+	id := len(p.created)
+	w := &Worker{pool: p, id: id, spare: spare, index: -1, helpFirst: p.cfg.policy == HelpFirst, wake: make(chan struct{}, 1)}
+	w.rng = splitmix(p.seed + uint64(id)*0x9E3779B97F4A7C15)
+	w.dq.init()
+	// Regular workers and spares take the CPUs of one spread order
+	// (assignCPUs is prefix-stable): regular workers by index, so that the
+	// active set is always the best-spread prefix, spares after them.
+	slot := 0
+	if spare {
+		slot = p.nRegular + p.nSpares
+		p.nSpares++
+	} else {
+		w.index = p.nRegular
+		slot = w.index
+		p.nRegular++
+	}
+	w.cpu = p.spread[slot%len(p.spread)]
+	w.node = p.nodeIndex[p.topology.Node(w.cpu)]
+	p.created = append(p.created, w)
+	return w
+}
+
+// startWorker starts w's goroutine and returns once it is in the worker
+// table, so that no task can run on it unrecognised. Caller holds p.growMu.
+func (p *Pool) startWorker(w *Worker) {
+	p.exited.Add(1) // under growMu, before quit: Close's exited.Wait cannot have started
+	ready := make(chan struct{})
+	go func() {
+		if p.cfg.pinning {
+			// On success the goroutine stays locked to its thread until
+			// it exits, and the runtime then retires the pinned thread.
+			if err := pinCurrentThread(w.cpu); err != nil {
+				w.pinErr = err
+			} else {
+				w.pinned = true
+			}
+		}
+		register(w)
+		close(ready) // publishes pinErr and pinned to the starter
+		w.loop()
+	}()
+	<-ready
+}
+
+// limited reports whether w is a regular worker beyond the pool's limit: it
+// parks once it holds no work, and helps nobody meanwhile.
+func (w *Worker) limited() bool {
+	return w.index >= int(w.pool.limit.Load())
+}
+
+// refreshLimit makes the number of active regular workers equal to
+// GOMAXPROCS, for a pool that follows it. It costs one runtime.GOMAXPROCS(0)
+// call (≈ 15 ns) when nothing changed. Called by Run from outside, by a
+// worker about to sleep and by the governor; never on the fork path.
+func (p *Pool) refreshLimit() {
+	if p.cfg.workersSet {
+		return
+	}
+	if n := runtime.GOMAXPROCS(0); n != int(p.limit.Load()) {
+		p.setLimit(n)
+	}
+}
+
+// setLimit makes the first n regular workers active, creating workers as
+// needed, and wakes those that must change state: workers that become
+// active leave their limit park, sleepers beyond the limit wake up to park.
+// No deque is touched: a limit change only changes which workers look for
+// work, so no frame is dropped or run twice (DESIGN.md, "GOMAXPROCS").
+func (p *Pool) setLimit(n int) {
+	p.growMu.Lock()
+	old := int(p.limit.Load())
+	if n == old || p.quit.Load() {
+		p.growMu.Unlock()
+		return
+	}
+	var fresh []*Worker
+	for p.nRegular < n {
+		fresh = append(fresh, p.newWorker(false))
+	}
+	p.limit.Store(int32(n)) // before the roster: a worker that reads the new roster sees the new limit
+	p.publish(n)
+	for _, w := range fresh {
+		p.startWorker(w)
+	}
+	regular := p.roster.Load().regular
+	p.limitChanges.Add(1)
+	p.growMu.Unlock()
+	for _, w := range regular[min(old, n):min(max(old, n), len(regular))] {
+		// Growing: w may be parked by limit. Shrinking: w may sleep in the
+		// idle list, where only new work would wake it. Either way it must
+		// look at the limit again.
+		p.wakeWorker(w)
+	}
+}
+
+// Workers returns the number of regular workers the pool runs: the n of
+// WithWorkers, or for a pool that follows GOMAXPROCS the value it read last
+// (at the last Run from outside, worker going idle or governor tick). Spares
+// that stand in for blocked workers are not counted.
+func (p *Pool) Workers() int { return int(p.limit.Load()) }
+
+// MaxWorkerID returns one more than the largest worker ID the pool has
+// given so far (IDs are given in creation order, to regular workers and
+// spares alike, and never reused): a table indexed by Worker.ID needs this
+// many entries now. It grows when GOMAXPROCS grows past its earlier values
+// or a spare is started.
+func (p *Pool) MaxWorkerID() int { return len(p.roster.Load().all) }

@@ -1,0 +1,135 @@
+package core
+
+import "sync/atomic"
+
+// Spare workers stand in for blocked ones (DESIGN.md, "Workers in real
+// programs"). A spare is an ordinary worker with its own deque; it differs
+// from a regular worker only at its idle points:
+//
+//   - it is activated by Blocking (at once, for the duration of the call) or
+//     by the governor (for a detected stall), counted as searching before it
+//     runs, as a woken sleeper is (takeIdle);
+//   - it retires instead of sleeping when its search finds nothing, and at a
+//     task boundary when more spares run than are wanted;
+//   - a retired spare waits on its wake channel, in the pool's list of
+//     retired spares, to be activated again; it is freed only by Close.
+//
+// Wanted spares are the workers inside Blocking plus the governor's
+// compensation for stalls; active spares never exceed WithMaxSpares.
+type spareState struct {
+	// active counts spares activated and not retired; CAS-bounded by
+	// maxSpares. Written by activators and retiring spares.
+	active atomic.Int32
+	// blocked counts workers inside Blocking (outermost calls): each wants
+	// a spare for as long as it is blocked.
+	blocked atomic.Int32
+	// stall is the governor's compensation: spares started for detected
+	// stalls and not yet let go. Written by the governor only.
+	stall atomic.Int32
+
+	started   atomic.Uint64 // activations, for Stats
+	limitHits atomic.Uint64 // activations refused by WithMaxSpares, for Stats
+}
+
+// wanted is the number of spares the pool should run now.
+func (s *spareState) wanted() int32 { return s.blocked.Load() + s.stall.Load() }
+
+// activateSpare starts a spare worker, reusing a retired one if there is
+// one, and reports whether it did: false when WithMaxSpares spares already
+// run (counted in Stats) or the pool is quitting.
+func (p *Pool) activateSpare() bool {
+	s := &p.spares
+	for {
+		a := s.active.Load()
+		if int(a) >= p.cfg.maxSpares {
+			s.limitHits.Add(1)
+			return false
+		}
+		if s.active.CompareAndSwap(a, a+1) { // reserve a place under the bound
+			break
+		}
+	}
+	sl := &p.sleep
+	sl.mu.Lock()
+	if n := len(sl.retired); n > 0 {
+		w := sl.retired[n-1]
+		sl.retired = sl.retired[:n-1]
+		w.activated = true
+		p.countSearching(w)
+		sl.mu.Unlock()
+		s.started.Add(1)
+		w.signal()
+		return true
+	}
+	sl.mu.Unlock()
+
+	p.growMu.Lock()
+	defer p.growMu.Unlock()
+	if p.quit.Load() {
+		s.active.Add(-1)
+		return false
+	}
+	w := p.newWorker(true)
+	p.publish(int(p.limit.Load()))
+	sl.mu.Lock()
+	w.activated = true
+	p.countSearching(w)
+	sl.mu.Unlock()
+	s.started.Add(1)
+	p.startWorker(w)
+	return true
+}
+
+// countSearching counts w as searching on behalf of whoever hands it work,
+// before it runs, so that producers meanwhile do not wake others for the
+// same work (see takeIdle). Caller holds sleep.mu.
+func (p *Pool) countSearching(w *Worker) {
+	p.sleep.counts.Add(oneSearching)
+	p.nodes[w.node].searching.Add(1)
+	w.counted = true
+}
+
+// shouldRetire reports whether the spare w, at a task boundary, is one too
+// many, and if so takes it out of the active count: it must then retire.
+func (w *Worker) shouldRetire() bool {
+	s := &w.pool.spares
+	for {
+		a := s.active.Load()
+		if a <= s.wanted() {
+			return false
+		}
+		if s.active.CompareAndSwap(a, a-1) {
+			return true
+		}
+	}
+}
+
+// retire parks the spare w, already taken out of the active count, in the
+// list of retired spares until it is activated again. It returns whether the
+// activator counted it as searching, and quit when the pool is closing
+// instead.
+func (w *Worker) retire() (counted, quit bool) {
+	p := w.pool
+	w.publish()
+	w.dq.releaseFrames(w.dq.head) // nothing runs on a retired spare
+	sl := &p.sleep
+	w.parked.Store(true)
+	sl.mu.Lock()
+	sl.retired = append(sl.retired, w)
+	sl.mu.Unlock()
+	for {
+		w.waitWake()
+		sl.mu.Lock()
+		if w.activated { // set by activateSpare, which took w off the list
+			w.activated = false
+			counted, w.counted = w.counted, false
+			sl.mu.Unlock()
+			w.parked.Store(false)
+			return counted, false
+		}
+		sl.mu.Unlock()
+		if p.quit.Load() {
+			return false, true
+		}
+	}
+}

@@ -116,8 +116,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if m.LoadAvg >= 0 {
 		load = fmt.Sprintf(", load avg %.1f at start", m.LoadAvg)
 	}
-	fmt.Fprintf(stdout, "forkbench: %s, %d cores, GOMAXPROCS %d, %s %s/%s, commit %.12s%s%s\nmedian of %d timed runs after a warm-up%s\n\n",
-		m.CPU, m.Cores, m.GOMAXPROCS, m.GoVersion, m.GOOS, m.GOARCH, m.Commit, dirtyMark(m.Dirty), load,
+	fmt.Fprintf(stdout, "forkbench: %s, %s, GOMAXPROCS %d, %s %s/%s, commit %.12s%s%s\nmedian of %d timed runs after a warm-up%s\n\n",
+		m.CPU, cpuLine(m), m.GOMAXPROCS, m.GoVersion, m.GOOS, m.GOARCH, m.Commit, dirtyMark(m.Dirty), load,
 		o.runs, map[bool]string{true: ", -quick sizes", false: ""}[o.quick])
 	writeTable(stdout, res)
 	writePoolsTable(stdout, res)

@@ -69,15 +69,22 @@ type Fit struct {
 
 // Machine describes where the numbers came from.
 type Machine struct {
-	CPU        string `json:"cpu"`
-	Cores      int    `json:"cores"` // runtime.NumCPU
-	GOMAXPROCS int    `json:"gomaxprocs"`
-	GOOS       string `json:"goos"`
-	GOARCH     string `json:"goarch"`
-	GoVersion  string `json:"go_version"`
-	Commit     string `json:"commit"`
-	Dirty      bool   `json:"dirty"`
-	Hostname   string `json:"hostname"`
+	CPU   string `json:"cpu"`
+	Cores int    `json:"cores"` // runtime.NumCPU: the CPUs this process may use
+	// OnlineCPUs and PhysicalCores come from core.CurrentTopology(): the
+	// machine's online CPUs and the cores they sit on. SMT is set when some
+	// CPUs are SMT siblings of one core; two workers on siblings share the
+	// core's execution units, which caps T1/T2 well below 2.
+	OnlineCPUs    int    `json:"online_cpus"`
+	PhysicalCores int    `json:"physical_cores"`
+	SMT           bool   `json:"smt"`
+	GOMAXPROCS    int    `json:"gomaxprocs"`
+	GOOS          string `json:"goos"`
+	GOARCH        string `json:"goarch"`
+	GoVersion     string `json:"go_version"`
+	Commit        string `json:"commit"`
+	Dirty         bool   `json:"dirty"`
+	Hostname      string `json:"hostname"`
 	// LoadAvg is the 1-minute load average when the run started (Linux;
 	// -1 elsewhere): above the core count, other processes were competing.
 	LoadAvg float64 `json:"load_avg"`

@@ -69,8 +69,12 @@ func TestQuickEndToEnd(t *testing.T) {
 			t.Errorf("table lacks %s:\n%s", name, out.String())
 		}
 	}
-	if res.Machine.Cores < 1 || res.Machine.GoVersion == "" || res.Machine.CPU == "" {
+	if res.Machine.Cores < 1 || res.Machine.GoVersion == "" || res.Machine.CPU == "" ||
+		res.Machine.OnlineCPUs < 1 || res.Machine.PhysicalCores < 1 || res.Machine.PhysicalCores > res.Machine.OnlineCPUs {
 		t.Errorf("machine description incomplete: %+v", res.Machine)
+	}
+	if smt := map[bool]string{true: "SMT siblings", false: "no SMT siblings"}[res.Machine.SMT]; !strings.Contains(out.String(), smt) {
+		t.Errorf("machine line does not say %q:\n%s", smt, out.String())
 	}
 	wantFiles := []string{"results.json", "results.csv"}
 	for _, name := range benches {

@@ -76,6 +76,12 @@ func TestQuickEndToEnd(t *testing.T) {
 	if smt := map[bool]string{true: "SMT siblings", false: "no SMT siblings"}[res.Machine.SMT]; !strings.Contains(out.String(), smt) {
 		t.Errorf("machine line does not say %q:\n%s", smt, out.String())
 	}
+	// Every benchmark with a Go baseline prints the cutoff both sides use.
+	for _, bi := range res.Benchmarks {
+		if bi.BaselineVariant != "" && !strings.Contains(out.String(), bi.Cutoff) {
+			t.Errorf("table does not print %s's cutoff %q", bi.Name, bi.Cutoff)
+		}
+	}
 	wantFiles := []string{"results.json", "results.csv"}
 	for _, name := range benches {
 		if lookup(name).suite == suitePools {
@@ -117,7 +123,7 @@ func TestForcedVerificationFailureExits1(t *testing.T) {
 // TestVerifiersCatchWrongResults corrupts each benchmark's result after a
 // run and checks its oracle notices.
 func TestVerifiersCatchWrongResults(t *testing.T) {
-	j, err := setupFib(variantSerial, 1, true)
+	j, err := setupFib(variantSerial, 1, true, fibCutoff)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -163,7 +169,10 @@ func sampleResults() *Results {
 			{Bench: "fib", Suite: suiteMain, Size: "n=25", Variant: variantGofork, P: 2, WarmupNS: 9, RunsNS: []int64{60, 50, 70},
 				MedianNS: 60, MinNS: 50, MaxNS: 70, PeakRSS: 9 << 20, Error: "fib(25) = 1, want 75025"},
 		},
-		Fits:     []Fit{{Bench: "fib", Variant: variantGofork, A: 8 << 20, B: 1 << 20, N: 0.5, Points: 2}},
+		Fits: []Fit{{Bench: "fib", Variant: variantGofork, A: 8 << 20, B: 1 << 20, N: 0.5, Points: 2}},
+		Benchmarks: []BenchInfo{{Name: "fib", Suite: suiteMain, Kind: kindForkEverywhere, Size: "n=25",
+			Variants: []string{variantSerial, variantGofork, variantBaseline}, BaselineVariant: variantBaseline,
+			Baseline: "goroutines+WaitGroup", Cutoff: "none: a fork at every call"}},
 		Failures: []string{"fib gofork P=2: fib(25) = 1, want 75025"},
 	}
 }
@@ -198,7 +207,8 @@ func TestJSONRoundTrip(t *testing.T) {
 	}
 	var top map[string]json.RawMessage
 	json.Unmarshal(b, &top)
-	for _, k := range []string{"schema", "machine", "settings", "started", "elapsed_sec", "interrupted", "configs", "fits", "failures"} {
+	for _, k := range []string{"schema", "machine", "settings", "started", "elapsed_sec", "interrupted",
+		"benchmarks", "configs", "fits", "failures"} {
 		if _, ok := top[k]; !ok {
 			t.Errorf("results.json lacks top-level %q", k)
 		}

@@ -97,6 +97,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		Benchmarks: []BenchInfo{},
 		Configs:    []Config{},
 		Fits:       []Fit{},
+		Verdict:    []Verdict{},
 		Failures:   []string{},
 	}
 	for _, b := range o.benchmarks {
@@ -111,6 +112,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	pl.clear()
 	res.ElapsedSec = time.Since(res.Started).Seconds()
 	fitAll(res)
+	res.Verdict = verdicts(res)
 
 	m := res.Machine
 	load := ""
@@ -121,6 +123,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		m.CPU, cpuLine(m), m.GOMAXPROCS, m.GoVersion, m.GOOS, m.GOARCH, m.Commit, dirtyMark(m.Dirty), load,
 		o.runs, map[bool]string{true: ", -quick sizes", false: ""}[o.quick])
 	writeTables(stdout, res)
+	writeVerdict(stdout, res)
 	status := exitOK
 	if old != nil {
 		color := false

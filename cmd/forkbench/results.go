@@ -25,7 +25,10 @@ type Results struct {
 	Benchmarks []BenchInfo `json:"benchmarks"`
 	Configs    []Config    `json:"configs"`
 	Fits       []Fit       `json:"fits"`
-	Failures   []string    `json:"failures"`
+	// Verdict sums up gofork against the Go baselines and the serial
+	// programs, per kind of row and P (see verdict.go).
+	Verdict  []Verdict `json:"verdict"`
+	Failures []string  `json:"failures"`
 }
 
 // BenchInfo is what results.json records of a benchmark's registration,

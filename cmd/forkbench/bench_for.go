@@ -28,6 +28,8 @@ func init() {
 			return fmt.Sprintf("n=%d x %d sweeps", pick(q, forN, forNQuick), forSweeps)
 		},
 		variants: []string{variantSerial, variantGofork, variantBaseline},
+		baseline: "P goroutines+WaitGroup",
+		cutoff:   "par.ForRange's Auto partitioner; the baseline P equal chunks",
 		setup:    setupFor,
 	})
 }

@@ -32,6 +32,8 @@ func init() {
 			return fmt.Sprintf("%dx%d float64", n, n)
 		},
 		variants: []string{variantSerial, variantGofork, variantBaseline},
+		baseline: "gonum Mul",
+		cutoff:   "each library's own: linalg.Mul's leaf blocks, gonum's blocks",
 		setup:    setupMatmul,
 	})
 }

@@ -8,32 +8,64 @@ import (
 )
 
 // nqueens: count the placements of n non-attacking queens, forking one task
-// per valid placement of the next queen, as libfork's benchmark does. The
-// paper uses n=14; n=12 (14,200 solutions) runs in a few hundred ms serially.
+// per valid placement of the next queen, as libfork's benchmark does, in
+// two rows: "nqueens" forks down to the last queen (libfork's setting),
+// "nqueens-cutoff" is nqueens as a user writes it, searching serially from
+// row nqueensCutRow on. The paper uses n=14; n=12 (14,200 solutions) runs in
+// about 100 ms serially.
 const (
 	nqueensN      = 12
 	nqueensNQuick = 11
 	nqMax         = 16 // largest n the fixed-size board holds
+	// nqueensCutRow: boards with this many queens placed are searched
+	// serially. At n=12 its 4,080 leaves average ~30 µs on the 2-core EPYC
+	// VM, at the -quick n=11 its 2,468 leaves ~9 µs.
+	nqueensCutRow = 4
 )
 
 // nqueensSolutions are the published counts (OEIS A000170).
 var nqueensSolutions = map[int]int{8: 92, 9: 352, 10: 724, 11: 2680, 12: 14200, 13: 73712, 14: 365596}
 
 func init() {
+	size := func(q bool) string { return fmt.Sprintf("n=%d", pick(q, nqueensN, nqueensNQuick)) }
+	register(&benchmark{
+		name:     "nqueens-cutoff",
+		suite:    suiteMain,
+		order:    30,
+		about:    "n-queens count, serial below the cutoff on both sides; baseline: goroutine+WaitGroup per placement above it",
+		size:     size,
+		variants: []string{variantSerial, variantGofork, variantBaseline},
+		baseline: "goroutines+WaitGroup",
+		cutoff:   fmt.Sprintf("serial once %d queens are placed", nqueensCutRow),
+		setup: func(variant string, p int, quick bool) (*job, error) {
+			return setupNQueens(variant, p, quick, nqueensCutRow)
+		},
+	})
 	register(&benchmark{
 		name:     "nqueens",
 		suite:    suiteMain,
-		order:    30,
+		order:    31,
+		kind:     kindForkEverywhere,
 		about:    "coarse irregular tasks: one fork per valid queen placement; baseline: goroutine+WaitGroup per placement",
-		size:     func(q bool) string { return fmt.Sprintf("n=%d", pick(q, nqueensN, nqueensNQuick)) },
+		size:     size,
 		variants: []string{variantSerial, variantGofork, variantBaseline},
-		setup:    setupNQueens,
+		baseline: "goroutines+WaitGroup",
+		cutoff:   "none: a fork per valid placement, down to the last queen",
+		setup: func(variant string, p int, quick bool) (*job, error) {
+			return setupNQueens(variant, p, quick, 0)
+		},
 	})
 }
 
-func setupNQueens(variant string, p int, quick bool) (*job, error) {
+// setupNQueens prepares the n-queens count for variant, serial from row
+// cutRow on (0: none, a fork per placement down to the last queen).
+func setupNQueens(variant string, p int, quick bool, cutRow int) (*job, error) {
 	n := pick(quick, nqueensN, nqueensNQuick)
 	want := nqueensSolutions[n]
+	root := nqBoard{n: int8(n), cut: int8(n)}
+	if cutRow > 0 {
+		root.cut = int8(cutRow)
+	}
 	var got int
 	j := &job{verify: func() error {
 		if got != want {
@@ -50,11 +82,11 @@ func setupNQueens(variant string, p int, quick bool) (*job, error) {
 	case variantGofork:
 		pool := core.New(core.WithWorkers(p))
 		j.run = func() {
-			got = core.Run(pool, func(w *core.Worker) int { return nqueensGofork(w, nqBoard{n: int8(n)}) })
+			got = core.Run(pool, func(w *core.Worker) int { return nqueensGofork(w, root) })
 		}
 		j.close = pool.Close
 	case variantBaseline:
-		j.run = func() { got = nqueensGoroutines(nqBoard{n: int8(n)}) }
+		j.run = func() { got = nqueensGoroutines(root) }
 	default:
 		return nil, fmt.Errorf("nqueens: no variant %q", variant)
 	}
@@ -87,11 +119,13 @@ func nqueensSerial(board *[nqMax]int8, n, row int) int {
 	return count
 }
 
-// nqBoard is a partial placement, passed by value so a fork allocates nothing.
+// nqBoard is a partial placement, passed by value so a fork allocates
+// nothing. From row cut on (n: never) the search is serial.
 type nqBoard struct {
 	board [nqMax]int8
 	n     int8
 	row   int8
+	cut   int8
 }
 
 // nqSpan is the range [lo, hi) of the valid columns cols for board's next row.
@@ -104,6 +138,9 @@ type nqSpan struct {
 func nqueensGofork(w *core.Worker, b nqBoard) int {
 	if b.row == b.n {
 		return 1
+	}
+	if b.row >= b.cut {
+		return nqueensSerial(&b.board, int(b.n), int(b.row))
 	}
 	s := nqSpan{b: b}
 	for col := range int(b.n) {
@@ -133,10 +170,14 @@ func nqueensSpan(w *core.Worker, s nqSpan) int {
 	return a + b
 }
 
-// nqueensGoroutines is the Go baseline: a goroutine per valid placement.
+// nqueensGoroutines is the Go baseline: a goroutine per valid placement,
+// serial from row b.cut on.
 func nqueensGoroutines(b nqBoard) int {
 	if b.row == b.n {
 		return 1
+	}
+	if b.row >= b.cut {
+		return nqueensSerial(&b.board, int(b.n), int(b.row))
 	}
 	var wg sync.WaitGroup
 	var counts [nqMax]int

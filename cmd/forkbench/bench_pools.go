@@ -25,60 +25,73 @@ const (
 	poolsQuickScale  = 10        // -quick divides the sizes by this
 )
 
+// suitePools is the suite of these tests: -suite pools.
+const suitePools = "pools"
+
 var poolsVariants = []string{variantSerial, variantGofork, variantGlobal, variantLocal, variantGoroutine}
+
+// poolsBenchmark is what the five tests share: their suite, variants and
+// Go baseline, a goroutine per task, which runs the same tasks as gofork.
+func poolsBenchmark(b benchmark) *benchmark {
+	b.suite = suitePools
+	b.variants = poolsVariants
+	b.baselineVariant = variantGoroutine
+	b.baseline = "a goroutine per task"
+	return &b
+}
 
 func init() {
 	q := func(quick bool, n int) int { return pick(quick, n, n/poolsQuickScale) }
-	register(&benchmark{
-		name: "light", suite: suitePools, order: 100,
-		about:    "Zorro light test: empty tasks, so time is the cost of submitting and taking a task (contention)",
-		size:     func(quick bool) string { return fmt.Sprintf("%d tasks", q(quick, poolsLightN)) },
-		variants: poolsVariants,
+	register(poolsBenchmark(benchmark{
+		name: "light", order: 100,
+		about:  "Zorro light test: empty tasks, so time is the cost of submitting and taking a task (contention)",
+		size:   func(quick bool) string { return fmt.Sprintf("%d tasks", q(quick, poolsLightN)) },
+		cutoff: "none: a task per item on every design",
 		setup: func(v string, p int, quick bool) (*job, error) {
 			return setupFlat(v, p, &flatTest{name: "light", n: q(quick, poolsLightN)})
 		},
-	})
-	register(&benchmark{
-		name: "computation", suite: suitePools, order: 110,
-		about: "Zorro computation test: equal independent tasks; every design should scale linearly",
+	}))
+	register(poolsBenchmark(benchmark{
+		name: "computation", order: 110,
+		cutoff: "none: a task per item on every design",
+		about:  "Zorro computation test: equal independent tasks; every design should scale linearly",
 		size: func(quick bool) string {
 			return fmt.Sprintf("%d tasks x %d steps", q(quick, poolsComputeN), poolsComputeWork)
 		},
-		variants: poolsVariants,
 		setup: func(v string, p int, quick bool) (*job, error) {
 			return setupFlat(v, p, &flatTest{name: "computation", n: q(quick, poolsComputeN), base: poolsComputeWork})
 		},
-	})
-	register(&benchmark{
-		name: "imbalanced", suite: suitePools, order: 120, serialPerP: true,
-		about: "Zorro imbalanced test: every P-th task 10x heavier, so round-robin dealing gives one worker all heavy tasks",
+	}))
+	register(poolsBenchmark(benchmark{
+		name: "imbalanced", order: 120, serialPerP: true,
+		cutoff: "none: a task per item on every design",
+		about:  "Zorro imbalanced test: every P-th task 10x heavier, so round-robin dealing gives one worker all heavy tasks",
 		size: func(quick bool) string {
 			return fmt.Sprintf("%d tasks x %d steps, every P-th %d", q(quick, poolsImbalN), poolsImbalLight, poolsImbalHeavy)
 		},
-		variants: poolsVariants,
 		setup: func(v string, p int, quick bool) (*job, error) {
 			return setupFlat(v, p, &flatTest{name: "imbalanced", n: q(quick, poolsImbalN),
 				base: poolsImbalLight, heavy: poolsImbalHeavy, heavyEvery: p})
 		},
-	})
-	register(&benchmark{
-		name: "quicksort", suite: suitePools, order: 130,
-		about:    "Zorro recursion test (divide): quicksort whose tasks only spawn tasks",
-		size:     func(quick bool) string { return fmt.Sprintf("n=%d cutoff=%d", q(quick, poolsSortN), poolsSortCutoff) },
-		variants: poolsVariants,
+	}))
+	register(poolsBenchmark(benchmark{
+		name: "quicksort", order: 130,
+		cutoff: fmt.Sprintf("ranges of %d keys or fewer sorted serially, on every design", poolsSortCutoff),
+		about:  "Zorro recursion test (divide): quicksort whose tasks only spawn tasks",
+		size:   func(quick bool) string { return fmt.Sprintf("n=%d cutoff=%d", q(quick, poolsSortN), poolsSortCutoff) },
 		setup: func(v string, p int, quick bool) (*job, error) {
 			return setupPoolSort(v, p, q(quick, poolsSortN), false)
 		},
-	})
-	register(&benchmark{
-		name: "mergesort", suite: suitePools, order: 140,
-		about:    "Zorro recursion test (divide+merge): mergesort whose parent merges after both children",
-		size:     func(quick bool) string { return fmt.Sprintf("n=%d cutoff=%d", q(quick, poolsSortN), poolsSortCutoff) },
-		variants: poolsVariants,
+	}))
+	register(poolsBenchmark(benchmark{
+		name: "mergesort", order: 140,
+		cutoff: fmt.Sprintf("ranges of %d keys or fewer sorted serially, on every design", poolsSortCutoff),
+		about:  "Zorro recursion test (divide+merge): mergesort whose parent merges after both children",
+		size:   func(quick bool) string { return fmt.Sprintf("n=%d cutoff=%d", q(quick, poolsSortN), poolsSortCutoff) },
 		setup: func(v string, p int, quick bool) (*job, error) {
 			return setupPoolSort(v, p, q(quick, poolsSortN), true)
 		},
-	})
+	}))
 }
 
 // spin is a task's CPU work: steps of a xorshift generator seeded by seed.

@@ -28,6 +28,8 @@ func init() {
 			return fmt.Sprintf("n=%d x %d sums", pick(q, reduceN, reduceNQuick), reduceSweeps)
 		},
 		variants: []string{variantSerial, variantGofork, variantBaseline},
+		baseline: "P goroutines+WaitGroup",
+		cutoff:   "reduce.Sum's Auto partitioner; the baseline P equal chunks",
 		setup:    setupReduce,
 	})
 }

@@ -46,6 +46,7 @@ func init() {
 				}
 				return fmt.Sprintf("%s (%d nodes)", c.label, c.want.Nodes)
 			},
+			cutoff:   "uts.Search's own: a few forks as a task starts, more only for a hungry worker",
 			variants: []string{variantSerial, variantGofork},
 			setup: func(variant string, p int, quick bool) (*job, error) {
 				return setupUTS(c, variant, p, quick)

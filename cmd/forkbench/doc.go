@@ -4,8 +4,9 @@
 //	go run ./cmd/forkbench                 # main suite at P = 1, 2, 4, ... GOMAXPROCS
 //	go run ./cmd/forkbench -quick -q       # ~10% sizes, no progress line
 //	go run ./cmd/forkbench -suite pools    # gofork vs hand-written thread pools
+//	go run ./cmd/forkbench -suite all      # every suite
 //	go run ./cmd/forkbench -out results -compare old/results.json
-//	go run ./cmd/forkbench -list           # benchmarks, sizes, what each measures
+//	go run ./cmd/forkbench -list           # suites, benchmarks, sizes, baselines, cutoffs
 //
 // Every configuration (benchmark, variant, P) runs in a child process (a
 // re-exec of forkbench with GOMAXPROCS=P), one warm-up and -runs timed runs,
@@ -13,17 +14,85 @@
 // getrusage and fits MRSS ≈ a + b·P^n as in the libfork paper, with a pinned
 // to the serial program's peak RSS.
 //
-// The table on stdout gives per benchmark and P the median time, the spread
-// of the runs, the speedup Ts/Tp over the serial program, the efficiency
-// speedup/P, the one-worker overhead T1/Ts, the peak RSS, the Go baseline's
-// median time and the gofork/baseline ratio. With -out DIR it also writes
-// results.json (every raw run and a machine description), results.csv and
-// SVG plots: speedup.svg, efficiency.svg, rss.svg, and pools-<test>.svg.
+// # Output
+//
+// The first line describes the machine, including how many cores its CPUs
+// sit on and whether some are SMT siblings (core.CurrentTopology): two
+// workers on siblings share one core, so T1/T2 stays well below 2.
+//
+// Each suite prints its benchmarks in tables by kind of row:
+//
+//   - as a user writes it: a recursive benchmark runs serially below a
+//     cutoff (a size or depth whose leaves take ~10-100 µs), the same for
+//     gofork and for its Go baseline, so both do the same work; a library
+//     call (linalg.Mul, sortpar.Sort, par.ForRange) splits the work its own
+//     way. This answers the user's question: what do I gain by writing my
+//     code with gofork instead of goroutines?
+//   - fork everywhere: a fork at every call and no cutoff, libfork's setting
+//     for the cost of the runtime (T1/Ts); a Go baseline there forks at
+//     every call too. Each such benchmark X has a twin X-cutoff.
+//
+// A table gives per benchmark and P the median time, the spread of the runs,
+// the speedup Ts/Tp over the serial program, the efficiency speedup/P, the
+// one-worker overhead T1/Ts, the peak RSS, the Go baseline's median time and
+// base/gofork, the baseline's time over gofork's (above 1x gofork is
+// faster). Under it, each benchmark's cutoff and Go baseline are named. A
+// benchmark with several baselines (the pools suite's designs) gets a table
+// with a column per variant instead.
+//
+// The verdict block at the end gives, for gofork against the Go baselines
+// and then against the serial programs, per kind of row, the ratio for
+// each benchmark and P, and per P one line with the geometric mean over
+// the benchmarks and the slowest case, e.g.
+//
+//	at P=2 gofork is 1.31x faster than goroutines+WaitGroup over 3 benchmarks as a user writes them (geometric mean); slowest case: integrate-cutoff 0.97x
+//
+// With -out DIR it also writes results.json (every raw run, a machine
+// description, each benchmark's kind, cutoff and baseline, and the verdict
+// with its ratios and lines, see Results and Verdict), results.csv and SVG
+// plots: speedup.svg, efficiency.svg, rss.svg, and <suite>-<test>.svg for
+// each benchmark with a column per design.
 //
 // The first Ctrl-C stops after the current run and still prints and writes
 // what was measured. Exit status: 0 ok, 1 a verification failure (reported
 // loudly) or a crashed child, 2 bad flags, 130 interrupted.
 //
-// Each benchmark lives in its own bench_*.go file and registers itself, so a
-// benchmark whose package is missing is simply absent.
+// # Adding a benchmark or a suite
+//
+// Each benchmark lives in its own bench_*.go file and registers itself from
+// init, so a benchmark whose package is missing is simply absent, and a new
+// one needs no edit anywhere else:
+//
+//	func init() {
+//		register(&benchmark{
+//			name:     "mapseq",          // for -bench and the tables
+//			suite:    "group",           // a new name makes a new -suite
+//			order:    200,               // listing order
+//			about:    "par.MapSeq over 1 M lines; baseline: a worker per core and a reorder buffer",
+//			size:     func(quick bool) string { return fmt.Sprintf("n=%d", pick(quick, 1_000_000, 100_000)) },
+//			variants: []string{variantSerial, variantGofork, variantBaseline},
+//			baseline: "channel pipeline", // the Go baseline in a few words
+//			cutoff:   "batches of 256 lines on both sides",
+//			setup:    setupMapSeq,
+//		})
+//	}
+//
+// setup(variant, p, quick) returns a job: run is the timed work, verify
+// checks its result against an oracle (a wrong result fails the command),
+// reset (untimed) and close are optional. variants[0] must be
+// variantSerial, variants[1] variantGofork; the rest are baselines.
+//
+// The suite is whatever name the benchmark gives: -suite accepts every name
+// some benchmark registers, -suite all and -list include it, and the help
+// lists it. The Go baseline is variantBaseline when variants has it; set
+// baselineVariant to name another (variantSerial when the serial program is
+// what a Go user has, as slices.Sort is for sort; one of several designs, as
+// in the pools suite). A benchmark with a Go baseline must name it
+// (baseline) and say where both sides stop forking (cutoff), or register
+// panics: the baseline must do the same work as the gofork row it is
+// compared with. A recursive benchmark registers two rows: <name> with
+// kind kindForkEverywhere (cutoff "none: ...") and <name>-cutoff, as a
+// user writes it, on the same problem; TestForkEverywhereHasCutoffTwin
+// checks the pair. The tables, the verdict, results.json and the plots
+// pick the new benchmark up from the registry and the results.
 package main

@@ -6,13 +6,14 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"slices"
 	"strings"
 )
 
 // options are the parsed and validated command-line flags.
 type options struct {
 	bench      string  // -bench: comma-separated names; empty means the whole -suite
-	suite      string  // -suite: main, pools or all
+	suite      string  // -suite: a registered suite (see suites) or all
 	maxWorkers int     // -max-workers: largest P measured
 	runs       int     // -runs: timed runs per configuration, after one warm-up
 	quick      bool    // -quick: about 10% sizes
@@ -40,7 +41,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs := flag.NewFlagSet("forkbench", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.StringVar(&o.bench, "bench", "", "comma-separated benchmarks to run (default: all of -suite); see -list")
-	fs.StringVar(&o.suite, "suite", suiteMain, "benchmark set: main (libfork suite, sort, for, reduce), pools (gofork vs hand-written pools) or all")
+	fs.StringVar(&o.suite, "suite", suiteMain, "benchmark set: "+strings.Join(suites(), ", ")+", or all; see -list")
 	fs.IntVar(&o.maxWorkers, "max-workers", runtime.GOMAXPROCS(0), "largest worker count P; runs P = 1, 2, 4, ... up to it")
 	fs.IntVar(&o.runs, "runs", 5, "timed runs per configuration, after one warm-up")
 	fs.BoolVar(&o.quick, "quick", false, "scale every problem to about 10% (for CI)")
@@ -72,10 +73,8 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	if o.regress <= 1 {
 		return nil, fmt.Errorf("%w: -regress %g: need a ratio above 1", errUsage, o.regress)
 	}
-	switch o.suite {
-	case suiteMain, suitePools, suiteAll:
-	default:
-		return nil, fmt.Errorf("%w: -suite %q: valid: %s, %s, %s", errUsage, o.suite, suiteMain, suitePools, suiteAll)
+	if valid := append(suites(), suiteAll); !slices.Contains(valid, o.suite) {
+		return nil, fmt.Errorf("%w: -suite %q: valid: %s", errUsage, o.suite, strings.Join(valid, ", "))
 	}
 	var err error
 	if o.benchmarks, err = selectBenchmarks(o.bench, o.suite); err != nil {
@@ -106,5 +105,8 @@ func usage(fs *flag.FlagSet, w io.Writer) {
 		}
 		fmt.Fprintln(w)
 	})
-	fmt.Fprintf(w, "\nbenchmarks: %s\n", strings.Join(benchNames(suiteAll), ", "))
+	for _, s := range suites() {
+		fmt.Fprintf(w, "\nsuite %s: %s", s, strings.Join(benchNames(s), ", "))
+	}
+	fmt.Fprintln(w)
 }

@@ -2,12 +2,15 @@ package main
 
 import (
 	"bufio"
+	"fmt"
 	"os"
 	"os/exec"
 	"runtime"
 	"runtime/debug"
 	"strconv"
 	"strings"
+
+	"github.com/gofork/gofork/core"
 )
 
 // describeMachine collects the CPU model, core counts, Go version and the
@@ -21,6 +24,7 @@ func describeMachine() Machine {
 		GOARCH:     runtime.GOARCH,
 		GoVersion:  runtime.Version(),
 	}
+	m.OnlineCPUs, m.PhysicalCores, m.SMT = cpuCores(core.CurrentTopology())
 	m.Hostname, _ = os.Hostname()
 	m.LoadAvg = loadAvg()
 	if bi, ok := debug.ReadBuildInfo(); ok {
@@ -45,6 +49,43 @@ func describeMachine() Machine {
 		m.Commit = "unknown"
 	}
 	return m
+}
+
+// cpuCores counts the CPUs of t and the cores they sit on, and reports
+// whether any two CPUs are SMT siblings of one core.
+func cpuCores(t *core.Topology) (cpus, cores int, smt bool) {
+	ids := t.CPUs()
+	for i, a := range ids {
+		sibling := false
+		for _, b := range ids[:i] {
+			if t.Distance(a, b) == core.DistanceSMT {
+				sibling = true
+				break
+			}
+		}
+		if sibling {
+			smt = true
+		} else {
+			cores++ // the first CPU seen of its core
+		}
+	}
+	return len(ids), cores, smt
+}
+
+// cpuLine describes the CPUs for the machine line: how many, on how many
+// cores, and whether SMT siblings cap the speedup.
+func cpuLine(m Machine) string {
+	if m.OnlineCPUs == 0 { // a results.json from before the topology was recorded
+		return fmt.Sprintf("%d cores", m.Cores)
+	}
+	s := fmt.Sprintf("%d CPUs on %d cores", m.OnlineCPUs, m.PhysicalCores)
+	if m.Cores != m.OnlineCPUs {
+		s += fmt.Sprintf(" (%d usable by this process)", m.Cores)
+	}
+	if m.SMT {
+		return s + ", SMT siblings (two workers on one core share it: T1/T2 is capped well below 2)"
+	}
+	return s + ", no SMT siblings"
 }
 
 // cpuModel reads the model name from /proc/cpuinfo (Linux), or returns GOARCH.

@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
-	"text/tabwriter"
 	"time"
 )
 
@@ -42,7 +41,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	if o.list {
-		listBenchmarks(stdout, o)
+		listBenchmarks(stdout)
 		return exitOK
 	}
 	var old *Results
@@ -94,13 +93,16 @@ func run(args []string, stdout, stderr io.Writer) int {
 		Machine: describeMachine(),
 		Settings: Settings{Suite: o.suite, MaxWorkers: o.maxWorkers, Workers: ps,
 			Runs: o.runs, Quick: o.quick, Baseline: o.baseline},
-		Started:  time.Now().UTC(),
-		Configs:  []Config{},
-		Fits:     []Fit{},
-		Failures: []string{},
+		Started:    time.Now().UTC(),
+		Benchmarks: []BenchInfo{},
+		Configs:    []Config{},
+		Fits:       []Fit{},
+		Verdict:    []Verdict{},
+		Failures:   []string{},
 	}
 	for _, b := range o.benchmarks {
 		res.Settings.Benchmarks = append(res.Settings.Benchmarks, b.name)
+		res.Benchmarks = append(res.Benchmarks, benchInfo(b, o.quick))
 	}
 	if la := res.Machine.LoadAvg; la > 0.5*float64(res.Machine.Cores) && !o.quiet {
 		pl.message("forkbench: warning: load average %.1f on %d cores: other processes compete for the CPUs, timings will be noisy",
@@ -110,17 +112,18 @@ func run(args []string, stdout, stderr io.Writer) int {
 	pl.clear()
 	res.ElapsedSec = time.Since(res.Started).Seconds()
 	fitAll(res)
+	res.Verdict = verdicts(res)
 
 	m := res.Machine
 	load := ""
 	if m.LoadAvg >= 0 {
 		load = fmt.Sprintf(", load avg %.1f at start", m.LoadAvg)
 	}
-	fmt.Fprintf(stdout, "forkbench: %s, %d cores, GOMAXPROCS %d, %s %s/%s, commit %.12s%s%s\nmedian of %d timed runs after a warm-up%s\n\n",
-		m.CPU, m.Cores, m.GOMAXPROCS, m.GoVersion, m.GOOS, m.GOARCH, m.Commit, dirtyMark(m.Dirty), load,
+	fmt.Fprintf(stdout, "forkbench: %s, %s, GOMAXPROCS %d, %s %s/%s, commit %.12s%s%s\nmedian of %d timed runs after a warm-up%s\n\n",
+		m.CPU, cpuLine(m), m.GOMAXPROCS, m.GoVersion, m.GOOS, m.GOARCH, m.Commit, dirtyMark(m.Dirty), load,
 		o.runs, map[bool]string{true: ", -quick sizes", false: ""}[o.quick])
-	writeTable(stdout, res)
-	writePoolsTable(stdout, res)
+	writeTables(stdout, res)
+	writeVerdict(stdout, res)
 	status := exitOK
 	if old != nil {
 		color := false
@@ -186,13 +189,32 @@ func writeOutputs(dir string, res *Results) error {
 	return err
 }
 
-// listBenchmarks prints the selected benchmarks with what they measure and their sizes.
-func listBenchmarks(w io.Writer, o *options) {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "name\tsuite\tsize\tquick size\tvariants\tmeasures")
-	for _, b := range registry {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", b.name, b.suite, b.size(false), b.size(true),
-			strings.Join(b.variants, ","), b.about)
+// listBenchmarks prints the registered benchmarks, suite by suite, with
+// what they measure, their sizes, their Go baseline and cutoff.
+func listBenchmarks(w io.Writer) {
+	for _, suite := range suites() {
+		def := ""
+		if suite == suiteMain {
+			def = " (the default)"
+		}
+		fmt.Fprintf(w, "-suite %s%s:\n", suite, def)
+		for _, b := range registry {
+			if b.suite != suite {
+				continue
+			}
+			base := "none"
+			if b.baselineVariant != "" {
+				base = fmt.Sprintf("%s (variant %s)", b.baseline, b.baselineVariant)
+			}
+			cut := b.cutoff
+			if cut == "" {
+				cut = "-"
+			}
+			fmt.Fprintf(w, "  %s, %s: %s\n", b.name, kindTitle[b.kind], b.about)
+			fmt.Fprintf(w, "      size %s; -quick %s; variants %s\n", b.size(false), b.size(true), strings.Join(b.variants, ", "))
+			fmt.Fprintf(w, "      Go baseline %s; cutoff, both sides: %s\n", base, cut)
+		}
+		fmt.Fprintln(w)
 	}
-	tw.Flush()
+	fmt.Fprintln(w, "-suite all: every suite above")
 }

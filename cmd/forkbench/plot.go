@@ -37,15 +37,29 @@ type series struct {
 	pts  plotter.XYs
 }
 
-// writePlots writes speedup.svg, efficiency.svg and rss.svg for the main
-// suite and pools-<test>.svg for each pools test; it returns the files written.
+// writePlots writes speedup.svg, efficiency.svg and rss.svg for the
+// benchmarks of the standard tables and <suite>-<test>.svg for each
+// benchmark with a column per design (pools-imbalanced.svg); it returns the
+// files written.
 func writePlots(dir string, r *Results) ([]string, error) { return writePlotsAs(dir, ".svg", r) }
 
 // writePlotsAs is writePlots with the file extension (".svg" or ".png").
 func writePlotsAs(dir, ext string, r *Results) ([]string, error) {
 	var files []string
 	title := fmt.Sprintf("%s, %d cores, %s", r.Machine.CPU, r.Machine.Cores, r.Machine.GoVersion)
-	if names := r.benchOrder(suiteMain); len(names) > 0 {
+	var names, designs []string
+	suiteOf := map[string]string{}
+	for _, g := range r.groups() {
+		for _, name := range g.names {
+			suiteOf[name] = g.suite
+		}
+		if g.designs {
+			designs = append(designs, g.names...)
+		} else {
+			names = append(names, g.names...)
+		}
+	}
+	if len(names) > 0 {
 		var speed, eff, rss []series
 		maxP := 1
 		for _, name := range names {
@@ -78,10 +92,10 @@ func writePlotsAs(dir, ext string, r *Results) ([]string, error) {
 			return files, err
 		}
 	}
-	for _, name := range r.benchOrder(suitePools) {
+	for _, name := range designs {
 		var lines []series
 		maxP := 1
-		for _, d := range poolDesigns {
+		for _, d := range r.designColumns([]string{name}) {
 			var sp plotter.XYs
 			for _, p := range r.workers(name, d) {
 				c := r.find(name, d, p)
@@ -95,7 +109,7 @@ func writePlotsAs(dir, ext string, r *Results) ([]string, error) {
 			}
 		}
 		ideal := plotter.XYs{{X: 1, Y: 1}, {X: float64(maxP), Y: float64(maxP)}}
-		if err := savePlot(dir, "pools-"+name+ext, name+": speedup per pool design — "+title, "speedup over serial (log scale)", lines, ideal, maxP, true, &files); err != nil {
+		if err := savePlot(dir, suiteOf[name]+"-"+name+ext, name+": speedup per design — "+title, "speedup over serial (log scale)", lines, ideal, maxP, true, &files); err != nil {
 			return files, err
 		}
 	}

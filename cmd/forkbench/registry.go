@@ -6,12 +6,29 @@ import (
 	"strings"
 )
 
-// Suite names accepted by -suite.
+// Suites are named by the benchmarks that register in them: -suite accepts
+// every suite some benchmark names, plus suiteAll. suiteMain is the default.
 const (
-	suiteMain  = "main"  // the libfork benchmark suite plus sort, for and reduce
-	suitePools = "pools" // gofork against hand-written thread pools (Zorro/Coros tests)
-	suiteAll   = "all"   // both
+	suiteMain = "main" // the libfork benchmark suite plus sort, for and reduce
+	suiteAll  = "all"  // every registered benchmark
 )
+
+// Row kinds: how finely a benchmark's parallel programs split the work.
+// gofork and the Go baseline always split it the same way (benchmark.cutoff).
+const (
+	// kindAsWritten: as a user writes it, serial below a cutoff that gives
+	// leaves of ~10-100 µs, or a library call that chooses its own leaves.
+	kindAsWritten = "as-written"
+	// kindForkEverywhere: a fork at every call and no cutoff, libfork's
+	// setting for measuring the runtime's overhead (T1/Ts).
+	kindForkEverywhere = "fork-everywhere"
+)
+
+// kindTitle is the heading of a kind's table and verdict.
+var kindTitle = map[string]string{
+	kindAsWritten:      "as a user writes it",
+	kindForkEverywhere: "fork everywhere",
+}
 
 // Variant names. Every benchmark has a serial reference and a gofork variant;
 // the others are baselines.
@@ -40,8 +57,10 @@ type job struct {
 // benchmark describes one entry of the suite.
 type benchmark struct {
 	name  string // as given to -bench
-	suite string // suiteMain or suitePools
+	suite string // the -suite it belongs to: suiteMain, "pools", or a new name
 	order int    // listing order; lower first
+	// kind is kindAsWritten (the default when empty) or kindForkEverywhere.
+	kind string
 	// about says in one line what the benchmark measures.
 	about string
 	// note, when set, is printed under the table: how to read this
@@ -50,12 +69,23 @@ type benchmark struct {
 	// size describes the problem size, full or -quick.
 	size func(quick bool) string
 	// variants lists what runs: variants[0] is variantSerial, variants[1]
-	// is variantGofork, the rest are baselines.
+	// is variantGofork, the rest are baselines. A benchmark with more than
+	// one baseline gets a table with a column per variant (the pools suite).
 	variants []string
-	// baselineIsSerial is set when the Go baseline is the serial program
-	// itself (slices.Sort): it is not run again, and the table compares
-	// against the serial row.
-	baselineIsSerial bool
+	// baselineVariant is the variant that is what a Go user writes instead
+	// of gofork, which the table and the verdict compare gofork with:
+	// variantBaseline when variants has it (the default), variantSerial
+	// when the serial program is that baseline (slices.Sort), or one of
+	// several baselines (the pools suite's variantGoroutine). Empty: none.
+	baselineVariant string
+	// baseline names the Go baseline in a few words ("goroutines+WaitGroup",
+	// "gonum"); required when there is a baseline.
+	baseline string
+	// cutoff says where gofork and the Go baseline stop splitting the work
+	// and run serially ("serial below n=20", "none: a fork at every call"),
+	// the same for both, or, for a library call, how each side splits it.
+	// Required when there is a baseline.
+	cutoff string
 	// serialPerP is set when the serial problem depends on P (the Zorro
 	// imbalanced test makes every P-th task heavy), so Ts is measured per P.
 	serialPerP bool
@@ -67,18 +97,51 @@ type benchmark struct {
 var registry []*benchmark
 
 // register adds b to the registry; each bench_*.go file calls it from init,
-// so a benchmark whose package is missing simply has no file.
+// so a benchmark whose package is missing simply has no file. It panics on
+// a benchmark that is not fully described.
 func register(b *benchmark) {
+	bad := func(format string, args ...any) {
+		panic(fmt.Sprintf("forkbench: benchmark %q: ", b.name) + fmt.Sprintf(format, args...))
+	}
 	if len(b.variants) < 2 || b.variants[0] != variantSerial || b.variants[1] != variantGofork {
-		panic(fmt.Sprintf("forkbench: benchmark %q: variants must start with serial, gofork", b.name))
+		bad("variants must start with serial, gofork")
+	}
+	if b.suite == "" || b.suite == suiteAll || strings.ContainsAny(b.suite, ", ") {
+		bad("suite %q is not a suite name", b.suite)
+	}
+	if b.kind == "" {
+		b.kind = kindAsWritten
+	}
+	if kindTitle[b.kind] == "" {
+		bad("kind %q: want %s or %s", b.kind, kindAsWritten, kindForkEverywhere)
+	}
+	if b.baselineVariant == "" && slices.Contains(b.variants, variantBaseline) {
+		b.baselineVariant = variantBaseline
+	}
+	if b.baselineVariant != "" && !slices.Contains(b.variants, b.baselineVariant) {
+		bad("baselineVariant %q is not one of its variants", b.baselineVariant)
+	}
+	if b.baselineVariant != "" && (b.baseline == "" || b.cutoff == "") {
+		bad("a benchmark with a Go baseline must name it (baseline) and say where both sides stop forking (cutoff)")
 	}
 	for _, o := range registry {
 		if o.name == b.name {
-			panic(fmt.Sprintf("forkbench: benchmark %q registered twice", b.name))
+			bad("registered twice")
 		}
 	}
 	registry = append(registry, b)
 	slices.SortStableFunc(registry, func(x, y *benchmark) int { return x.order - y.order })
+}
+
+// suites lists the suite names the registered benchmarks use, in listing order.
+func suites() []string {
+	var names []string
+	for _, b := range registry {
+		if !slices.Contains(names, b.suite) {
+			names = append(names, b.suite)
+		}
+	}
+	return names
 }
 
 // lookup returns the registered benchmark called name, or nil.

@@ -100,72 +100,178 @@ func mark(c *Config) string {
 	return ""
 }
 
-// writeTable prints the main-suite table: per benchmark a serial row and one
-// row per P for gofork, with the baseline alongside.
-func writeTable(w io.Writer, r *Results) {
-	names := r.benchOrder(suiteMain)
-	if len(names) == 0 {
+// tableGroup is the benchmarks of one table: one suite's benchmarks of one
+// kind of row, or those of a suite that have several baselines (designs),
+// whose table has a column per design.
+type tableGroup struct {
+	suite   string
+	kind    string // kindAsWritten or kindForkEverywhere; "" for designs
+	designs bool
+	names   []string
+}
+
+// kind returns the kind of benchmark name's rows.
+func (r *Results) kind(name string) string {
+	if bi := r.info(name); bi != nil && bi.Kind != "" {
+		return bi.Kind
+	}
+	return kindAsWritten
+}
+
+// designs reports whether benchmark name has several baselines.
+func (r *Results) designs(name string) bool {
+	bi := r.info(name)
+	return bi != nil && len(bi.Variants) > 3
+}
+
+// groups splits the measured benchmarks into tables: per suite, in the
+// order measured, first the rows as a user writes them (the user's
+// question), then the rows that fork everywhere (the runtime's cost), then
+// the benchmarks with a column per design.
+func (r *Results) groups() []tableGroup {
+	var suites []string
+	for _, c := range r.Configs {
+		if !slices.Contains(suites, c.Suite) {
+			suites = append(suites, c.Suite)
+		}
+	}
+	var out []tableGroup
+	for _, suite := range suites {
+		for _, g := range []tableGroup{{suite: suite, kind: kindAsWritten}, {suite: suite, kind: kindForkEverywhere}, {suite: suite, designs: true}} {
+			for _, name := range r.benchOrder(suite) {
+				if r.designs(name) == g.designs && (g.designs || r.kind(name) == g.kind) {
+					g.names = append(g.names, name)
+				}
+			}
+			if len(g.names) > 0 {
+				out = append(out, g)
+			}
+		}
+	}
+	return out
+}
+
+// kindHeading says under a table's title what its rows do.
+var kindHeading = map[string]string{
+	kindAsWritten: "serial below a cutoff, the same for gofork and its Go baseline, " +
+		"so both do the same work (cutoffs below)",
+	kindForkEverywhere: "a fork at every call, no cutoff: libfork's runtime-overhead setting, " +
+		"where T1/Ts is what the forks cost; a Go baseline forks at every call too",
+}
+
+// writeTables prints every table, then how to read them.
+func writeTables(w io.Writer, r *Results) {
+	var standard []string
+	for _, g := range r.groups() {
+		if g.designs {
+			writeDesignsTable(w, r, g)
+		} else {
+			writeTable(w, r, g)
+			standard = append(standard, g.names...)
+		}
+		writeBenchNotes(w, r, g.names)
+		fmt.Fprintln(w)
+	}
+	if len(standard) == 0 {
 		return
 	}
-	defer fmt.Fprintln(w)
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "benchmark\tP\tmedian\tspread\tspeedup\teffic.\tT1/Ts\tpeak RSS\tbaseline\tgofork/base\t")
-	for _, name := range names {
-		if s := r.find(name, variantSerial, 1); s != nil {
-			fmt.Fprintf(tw, "%s\tserial\t%s\t%s\t\t\t\t%s\t\t%s\t\n", name, fmtDur(s.MedianNS), spread(s), fmtRSS(s.PeakRSS), mark(s))
-		}
-		t1 := r.find(name, variantGofork, 1)
-		for _, p := range r.workers(name, variantGofork) {
-			g := r.find(name, variantGofork, p)
-			s := r.serialFor(name, p)
-			var ts int64
-			if s != nil {
-				ts = s.MedianNS
-			}
-			sp := ratio(ts, g.MedianNS)
-			over := "-"
-			if p == 1 && t1 != nil {
-				over = fmtRatio(ratio(t1.MedianNS, ts), "%.2f")
-			}
-			base, rel := "-", "-"
-			bl := r.find(name, variantBaseline, p)
-			if b := lookup(name); bl == nil && b != nil && b.baselineIsSerial {
-				bl = r.find(name, variantSerial, 1)
-			}
-			if bl != nil {
-				base = fmtDur(bl.MedianNS) + mark(bl)
-				rel = fmtRatio(ratio(g.MedianNS, bl.MedianNS), "%.3g")
-			}
-			fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", name, p, fmtDur(g.MedianNS), spread(g),
-				fmtRatio(sp, "%.2fx"), fmtRatio(100*sp/float64(p), "%.0f%%"), over, fmtRSS(g.PeakRSS), base, rel, mark(g))
-		}
-	}
-	tw.Flush()
+	fmt.Fprintln(w, "speedup = Ts/Tp; effic. = speedup/P; T1/Ts = overhead of one worker over the serial program;")
+	fmt.Fprintln(w, "spread = (max-min)/median; base/gofork = the Go baseline's time over gofork's, above 1x gofork is faster.")
 	var fits []string
-	for _, name := range names {
+	for _, name := range standard {
 		for _, v := range []string{variantGofork, variantBaseline} {
 			if f := r.fit(name, v); f != nil {
 				fits = append(fits, fmt.Sprintf("%s/%s n=%.2f b=%s", name, v, f.N, fmtRSS(int64(f.B))))
 			}
 		}
 	}
+	if len(fits) > 0 {
+		fmt.Fprintf(w, "memory fit MRSS ≈ a + b·P^n, a = serial peak RSS, excess under %s read as %s:\n  %s\n",
+			fmtRSS(rssNoiseFloor), fmtRSS(rssNoiseFloor), strings.Join(fits, "\n  "))
+	}
+	fmt.Fprintln(w)
+}
+
+// baselineFor returns the Go baseline's configuration for bench at p: the
+// serial program itself when that is the baseline (slices.Sort).
+func (r *Results) baselineFor(bench string, p int) *Config {
+	bi := r.info(bench)
+	switch {
+	case bi == nil || bi.BaselineVariant == "":
+		return nil
+	case bi.BaselineVariant == variantSerial:
+		return r.serialFor(bench, p)
+	default:
+		return r.find(bench, bi.BaselineVariant, p)
+	}
+}
+
+// writeTable prints one standard table: per benchmark a serial row and one
+// row per P for gofork, with the Go baseline alongside.
+func writeTable(w io.Writer, r *Results, g tableGroup) {
+	fmt.Fprintf(w, "%s, %s: %s\n", g.suite, kindTitle[g.kind], kindHeading[g.kind])
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "benchmark\tP\tmedian\tspread\tspeedup\teffic.\tT1/Ts\tpeak RSS\tbaseline\tbase/gofork\t")
+	for _, name := range g.names {
+		if s := r.find(name, variantSerial, 1); s != nil {
+			fmt.Fprintf(tw, "%s\tserial\t%s\t%s\t\t\t\t%s\t\t%s\t\n", name, fmtDur(s.MedianNS), spread(s), fmtRSS(s.PeakRSS), mark(s))
+		}
+		t1 := r.find(name, variantGofork, 1)
+		for _, p := range r.workers(name, variantGofork) {
+			gc := r.find(name, variantGofork, p)
+			s := r.serialFor(name, p)
+			var ts int64
+			if s != nil {
+				ts = s.MedianNS
+			}
+			sp := ratio(ts, gc.MedianNS)
+			over := "-"
+			if p == 1 && t1 != nil {
+				over = fmtRatio(ratio(t1.MedianNS, ts), "%.2f")
+			}
+			base, rel := "-", "-"
+			if bl := r.baselineFor(name, p); bl != nil {
+				base = fmtDur(bl.MedianNS) + mark(bl)
+				rel = fmtRatio(ratio(bl.MedianNS, gc.MedianNS), "%.2fx")
+			}
+			fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", name, p, fmtDur(gc.MedianNS), spread(gc),
+				fmtRatio(sp, "%.2fx"), fmtRatio(100*sp/float64(p), "%.0f%%"), over, fmtRSS(gc.PeakRSS), base, rel, mark(gc))
+		}
+	}
+	tw.Flush()
+}
+
+// writeBenchNotes prints under a table the problem sizes, where each
+// benchmark stops forking and what its Go baseline is, and its note.
+func writeBenchNotes(w io.Writer, r *Results, names []string) {
 	var sizes []string
 	for _, name := range names {
 		if c := r.find(name, variantGofork, 1); c != nil {
 			sizes = append(sizes, name+" "+c.Size)
 		}
 	}
-	fmt.Fprintf(w, "\nsizes: %s\n", strings.Join(sizes, "; "))
+	fmt.Fprintf(w, "sizes: %s\n", strings.Join(sizes, "; "))
+	fmt.Fprintln(w, "where gofork and its Go baseline stop forking:")
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	for _, name := range names {
+		bi := r.info(name)
+		if bi == nil {
+			continue
+		}
+		cut, base := bi.Cutoff, "none"
+		if cut == "" {
+			cut = "-"
+		}
+		if bi.BaselineVariant != "" {
+			base = bi.Baseline
+		}
+		fmt.Fprintf(tw, "  %s\t%s\tbaseline: %s\n", name, cut, base)
+	}
+	tw.Flush()
 	for _, name := range names {
 		if b := lookup(name); b != nil && b.note != "" {
 			fmt.Fprintf(w, "%s: %s\n", name, b.note)
 		}
-	}
-	fmt.Fprintln(w, "speedup = Ts/Tp; effic. = speedup/P; T1/Ts = overhead of one worker over the serial program;")
-	fmt.Fprintln(w, "spread = (max-min)/median; gofork/base < 1 means gofork is faster than the Go baseline.")
-	if len(fits) > 0 {
-		fmt.Fprintf(w, "memory fit MRSS ≈ a + b·P^n, a = serial peak RSS, excess under %s read as %s:\n  %s\n",
-			fmtRSS(rssNoiseFloor), fmtRSS(rssNoiseFloor), strings.Join(fits, "\n  "))
 	}
 }
 
@@ -176,24 +282,34 @@ func spread(c *Config) string {
 	return fmt.Sprintf("±%.0f%%", 50*float64(c.MaxNS-c.MinNS)/float64(c.MedianNS))
 }
 
-// poolDesigns is the column order of the pools table.
-var poolDesigns = []string{variantGofork, variantGlobal, variantLocal, variantGoroutine}
-
-// writePoolsTable prints per Zorro test and P the time and speedup of every
-// pool design against the serial run of the same tasks.
-func writePoolsTable(w io.Writer, r *Results) {
-	names := r.benchOrder(suitePools)
-	if len(names) == 0 {
-		return
+// designColumns lists the non-serial variants of the benchmarks in names,
+// in the order they declare them: the columns of a designs table.
+func (r *Results) designColumns(names []string) []string {
+	var cols []string
+	for _, name := range names {
+		if bi := r.info(name); bi != nil && len(bi.Variants) > 1 {
+			for _, v := range bi.Variants[1:] {
+				if !slices.Contains(cols, v) {
+					cols = append(cols, v)
+				}
+			}
+		}
 	}
-	fmt.Fprintln(w, "pools: time (speedup vs serial) per design; every task checked to run exactly once")
+	return cols
+}
+
+// writeDesignsTable prints per benchmark and P the time and speedup of
+// every design against the serial run of the same tasks.
+func writeDesignsTable(w io.Writer, r *Results, g tableGroup) {
+	cols := r.designColumns(g.names)
+	fmt.Fprintf(w, "%s: median time (speedup over serial) of each design, every result verified\n", g.suite)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprint(tw, "test\tP\tserial\t")
-	for _, d := range poolDesigns {
+	for _, d := range cols {
 		fmt.Fprintf(tw, "%s\t", d)
 	}
 	fmt.Fprintln(tw)
-	for _, name := range names {
+	for _, name := range g.names {
 		for _, p := range r.workers(name, variantGofork) {
 			s := r.serialFor(name, p)
 			var ts int64
@@ -201,7 +317,7 @@ func writePoolsTable(w io.Writer, r *Results) {
 				ts = s.MedianNS
 			}
 			fmt.Fprintf(tw, "%s\t%d\t%s%s\t", name, p, fmtDur(ts), mark(s))
-			for _, d := range poolDesigns {
+			for _, d := range cols {
 				c := r.find(name, d, p)
 				if c == nil {
 					fmt.Fprint(tw, "-\t")

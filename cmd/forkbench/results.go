@@ -20,9 +20,36 @@ type Results struct {
 	Started     time.Time `json:"started"`
 	ElapsedSec  float64   `json:"elapsed_sec"`
 	Interrupted bool      `json:"interrupted"`
-	Configs     []Config  `json:"configs"`
-	Fits        []Fit     `json:"fits"`
-	Failures    []string  `json:"failures"`
+	// Benchmarks describes each benchmark selected: its kind, its cutoff
+	// and its Go baseline.
+	Benchmarks []BenchInfo `json:"benchmarks"`
+	Configs    []Config    `json:"configs"`
+	Fits       []Fit       `json:"fits"`
+	// Verdict sums up gofork against the Go baselines and the serial
+	// programs, per kind of row and P (see verdict.go).
+	Verdict  []Verdict `json:"verdict"`
+	Failures []string  `json:"failures"`
+}
+
+// BenchInfo is what results.json records of a benchmark's registration,
+// so a saved file can be read without this binary's registry.
+type BenchInfo struct {
+	Name     string   `json:"name"`
+	Suite    string   `json:"suite"`
+	Kind     string   `json:"kind"` // kindAsWritten or kindForkEverywhere
+	Size     string   `json:"size"`
+	Variants []string `json:"variants"`
+	// BaselineVariant is the variant that is the Go baseline ("" none);
+	// Baseline names it in words.
+	BaselineVariant string `json:"baseline_variant,omitempty"`
+	Baseline        string `json:"baseline,omitempty"`
+	// Cutoff says where gofork and the baseline stop forking.
+	Cutoff string `json:"cutoff,omitempty"`
+}
+
+func benchInfo(b *benchmark, quick bool) BenchInfo {
+	return BenchInfo{Name: b.name, Suite: b.suite, Kind: b.kind, Size: b.size(quick), Variants: b.variants,
+		BaselineVariant: b.baselineVariant, Baseline: b.baseline, Cutoff: b.cutoff}
 }
 
 // Settings records the flags that shape the numbers.
@@ -69,18 +96,41 @@ type Fit struct {
 
 // Machine describes where the numbers came from.
 type Machine struct {
-	CPU        string `json:"cpu"`
-	Cores      int    `json:"cores"` // runtime.NumCPU
-	GOMAXPROCS int    `json:"gomaxprocs"`
-	GOOS       string `json:"goos"`
-	GOARCH     string `json:"goarch"`
-	GoVersion  string `json:"go_version"`
-	Commit     string `json:"commit"`
-	Dirty      bool   `json:"dirty"`
-	Hostname   string `json:"hostname"`
+	CPU   string `json:"cpu"`
+	Cores int    `json:"cores"` // runtime.NumCPU: the CPUs this process may use
+	// OnlineCPUs and PhysicalCores come from core.CurrentTopology(): the
+	// machine's online CPUs and the cores they sit on. SMT is set when some
+	// CPUs are SMT siblings of one core; two workers on siblings share the
+	// core's execution units, which caps T1/T2 well below 2.
+	OnlineCPUs    int    `json:"online_cpus"`
+	PhysicalCores int    `json:"physical_cores"`
+	SMT           bool   `json:"smt"`
+	GOMAXPROCS    int    `json:"gomaxprocs"`
+	GOOS          string `json:"goos"`
+	GOARCH        string `json:"goarch"`
+	GoVersion     string `json:"go_version"`
+	Commit        string `json:"commit"`
+	Dirty         bool   `json:"dirty"`
+	Hostname      string `json:"hostname"`
 	// LoadAvg is the 1-minute load average when the run started (Linux;
 	// -1 elsewhere): above the core count, other processes were competing.
 	LoadAvg float64 `json:"load_avg"`
+}
+
+// info returns what the results say of benchmark name, or, for a file
+// written before results.json described its benchmarks, what the registry
+// says; nil for a benchmark neither knows.
+func (r *Results) info(name string) *BenchInfo {
+	for i := range r.Benchmarks {
+		if r.Benchmarks[i].Name == name {
+			return &r.Benchmarks[i]
+		}
+	}
+	if b := lookup(name); b != nil {
+		bi := benchInfo(b, r.Settings.Quick)
+		return &bi
+	}
+	return nil
 }
 
 // find returns the configuration for bench/variant at P, or nil.

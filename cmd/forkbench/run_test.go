@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -69,8 +70,36 @@ func TestQuickEndToEnd(t *testing.T) {
 			t.Errorf("table lacks %s:\n%s", name, out.String())
 		}
 	}
-	if res.Machine.Cores < 1 || res.Machine.GoVersion == "" || res.Machine.CPU == "" {
+	if res.Machine.Cores < 1 || res.Machine.GoVersion == "" || res.Machine.CPU == "" ||
+		res.Machine.OnlineCPUs < 1 || res.Machine.PhysicalCores < 1 || res.Machine.PhysicalCores > res.Machine.OnlineCPUs {
 		t.Errorf("machine description incomplete: %+v", res.Machine)
+	}
+	if smt := map[bool]string{true: "SMT siblings", false: "no SMT siblings"}[res.Machine.SMT]; !strings.Contains(out.String(), smt) {
+		t.Errorf("machine line does not say %q:\n%s", smt, out.String())
+	}
+	// Every benchmark with a Go baseline prints the cutoff both sides use.
+	for _, bi := range res.Benchmarks {
+		if bi.BaselineVariant != "" && !strings.Contains(out.String(), bi.Cutoff) {
+			t.Errorf("table does not print %s's cutoff %q", bi.Name, bi.Cutoff)
+		}
+	}
+	// The verdict is printed and in results.json, against the serial
+	// programs at each P and, with the baselines run, against them too.
+	seen := map[string]bool{}
+	for _, v := range res.Verdict {
+		checkVerdict(t, v)
+		if !strings.Contains(out.String(), "  "+v.Line+"\n") {
+			t.Errorf("verdict line not printed: %q", v.Line)
+		}
+		seen[fmt.Sprintf("%s/%s/%d", v.Against, v.Kind, v.P)] = true
+	}
+	for _, want := range []string{"serial/as-written/1", "serial/as-written/2", "serial/fork-everywhere/2"} {
+		if !seen[want] {
+			t.Errorf("no verdict %s in results.json: %+v", want, res.Verdict)
+		}
+	}
+	if !raceEnabled && !seen["baseline/as-written/2"] {
+		t.Errorf("no verdict against the Go baselines at P=2: %+v", res.Verdict)
 	}
 	wantFiles := []string{"results.json", "results.csv"}
 	for _, name := range benches {
@@ -113,7 +142,7 @@ func TestForcedVerificationFailureExits1(t *testing.T) {
 // TestVerifiersCatchWrongResults corrupts each benchmark's result after a
 // run and checks its oracle notices.
 func TestVerifiersCatchWrongResults(t *testing.T) {
-	j, err := setupFib(variantSerial, 1, true)
+	j, err := setupFib(variantSerial, 1, true, fibCutoff)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -159,7 +188,13 @@ func sampleResults() *Results {
 			{Bench: "fib", Suite: suiteMain, Size: "n=25", Variant: variantGofork, P: 2, WarmupNS: 9, RunsNS: []int64{60, 50, 70},
 				MedianNS: 60, MinNS: 50, MaxNS: 70, PeakRSS: 9 << 20, Error: "fib(25) = 1, want 75025"},
 		},
-		Fits:     []Fit{{Bench: "fib", Variant: variantGofork, A: 8 << 20, B: 1 << 20, N: 0.5, Points: 2}},
+		Fits: []Fit{{Bench: "fib", Variant: variantGofork, A: 8 << 20, B: 1 << 20, N: 0.5, Points: 2}},
+		Benchmarks: []BenchInfo{{Name: "fib", Suite: suiteMain, Kind: kindForkEverywhere, Size: "n=25",
+			Variants: []string{variantSerial, variantGofork, variantBaseline}, BaselineVariant: variantBaseline,
+			Baseline: "goroutines+WaitGroup", Cutoff: "none: a fork at every call"}},
+		Verdict: []Verdict{{Against: againstSerial, Kind: kindForkEverywhere, P: 2, Ratios: map[string]float64{"fib": 0.5},
+			Benchmarks: 1, GeoMean: 0.5, Slowest: "fib", SlowestRatio: 0.5,
+			Line: "at P=2 gofork is 2.00x slower than the serial programs over 1 benchmark forking everywhere (geometric mean); slowest case: fib 0.50x"}},
 		Failures: []string{"fib gofork P=2: fib(25) = 1, want 75025"},
 	}
 }
@@ -194,7 +229,8 @@ func TestJSONRoundTrip(t *testing.T) {
 	}
 	var top map[string]json.RawMessage
 	json.Unmarshal(b, &top)
-	for _, k := range []string{"schema", "machine", "settings", "started", "elapsed_sec", "interrupted", "configs", "fits", "failures"} {
+	for _, k := range []string{"schema", "machine", "settings", "started", "elapsed_sec", "interrupted",
+		"benchmarks", "configs", "fits", "verdict", "failures"} {
 		if _, ok := top[k]; !ok {
 			t.Errorf("results.json lacks top-level %q", k)
 		}
@@ -207,6 +243,13 @@ func TestJSONRoundTrip(t *testing.T) {
 	for _, k := range []string{"bench", "variant", "p", "runs_ns", "median_ns", "min_ns", "max_ns", "peak_rss_bytes", "verified"} {
 		if _, ok := cfg[k]; !ok {
 			t.Errorf("a config lacks %q", k)
+		}
+	}
+	var verdict []map[string]json.RawMessage
+	json.Unmarshal(top["verdict"], &verdict)
+	for _, k := range []string{"against", "kind", "p", "ratios", "benchmarks", "geomean", "slowest", "slowest_ratio", "line"} {
+		if len(verdict) == 0 || verdict[0][k] == nil {
+			t.Errorf("a verdict lacks %q", k)
 		}
 	}
 	// A file of another schema is refused.

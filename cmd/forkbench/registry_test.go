@@ -1,0 +1,136 @@
+package main
+
+import (
+	"bytes"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestBaselinesDeclareCutoff checks that every benchmark with a Go baseline
+// names it and says where gofork and the baseline stop forking, and that
+// the baseline is one of the variants that run.
+func TestBaselinesDeclareCutoff(t *testing.T) {
+	for _, b := range registry {
+		if b.baselineVariant == "" {
+			if slices.Contains(b.variants, variantBaseline) {
+				t.Errorf("%s: runs a baseline but declares no baselineVariant", b.name)
+			}
+			continue
+		}
+		if b.baseline == "" || b.cutoff == "" {
+			t.Errorf("%s: baseline %q, cutoff %q: a benchmark with a Go baseline declares both", b.name, b.baseline, b.cutoff)
+		}
+		if !slices.Contains(b.variants, b.baselineVariant) {
+			t.Errorf("%s: baseline variant %q is not among %v", b.name, b.baselineVariant, b.variants)
+		}
+		if b.kind == kindForkEverywhere && !strings.HasPrefix(b.cutoff, "none") {
+			t.Errorf("%s forks everywhere but its cutoff says %q", b.name, b.cutoff)
+		}
+	}
+}
+
+// TestForkEverywhereHasCutoffTwin checks that every benchmark that forks
+// everywhere has a twin as a user writes it, <name>-cutoff, on the same
+// problem, so the table answers the user's question for it too.
+func TestForkEverywhereHasCutoffTwin(t *testing.T) {
+	n := 0
+	for _, b := range registry {
+		if b.kind != kindForkEverywhere {
+			continue
+		}
+		n++
+		twin := lookup(b.name + "-cutoff")
+		if twin == nil || twin.kind != kindAsWritten {
+			t.Errorf("%s forks everywhere but has no %s-cutoff row as a user writes it", b.name, b.name)
+			continue
+		}
+		for _, q := range []bool{false, true} {
+			if b.size(q) != twin.size(q) {
+				t.Errorf("%s is %s but %s is %s (quick %v)", b.name, b.size(q), twin.name, twin.size(q), q)
+			}
+		}
+	}
+	if n < 3 {
+		t.Errorf("%d benchmarks fork everywhere; want fib, integrate and nqueens at least", n)
+	}
+}
+
+// TestRegisterRejects checks that register refuses benchmarks that are not
+// fully described, before any of them reaches the registry.
+func TestRegisterRejects(t *testing.T) {
+	setup := func(string, int, bool) (*job, error) { return nil, nil }
+	size := func(bool) string { return "n=1" }
+	v := []string{variantSerial, variantGofork, variantBaseline}
+	for _, tt := range []struct {
+		b    benchmark
+		want string
+	}{
+		{benchmark{name: "x", suite: "s", variants: v, baseline: "goroutines"}, "cutoff"},
+		{benchmark{name: "x", suite: "s", variants: v, cutoff: "none"}, "must name it"},
+		{benchmark{name: "x", suite: "s", variants: v[:2], baselineVariant: variantBaseline, baseline: "g", cutoff: "c"}, "not one of its variants"},
+		{benchmark{name: "x", suite: "s", variants: v[:2], kind: "sometimes"}, `kind "sometimes"`},
+		{benchmark{name: "x", suite: suiteAll, variants: v[:2]}, "not a suite name"},
+		{benchmark{name: "x", suite: "a,b", variants: v[:2]}, "not a suite name"},
+		{benchmark{name: "x", suite: "s", variants: []string{variantGofork}}, "variants must start"},
+		{benchmark{name: "fib", suite: "s", variants: v[:2]}, "registered twice"},
+	} {
+		b := tt.b
+		b.size, b.setup = size, setup
+		got := func() (msg string) {
+			defer func() {
+				if r := recover(); r != nil {
+					msg, _ = r.(string)
+				}
+			}()
+			register(&b)
+			return ""
+		}()
+		if !strings.Contains(got, tt.want) {
+			t.Errorf("register(%+v) panicked with %q, want %q", tt.b, got, tt.want)
+		}
+		if lookup("x") != nil {
+			t.Fatalf("register left a rejected benchmark in the registry")
+		}
+	}
+}
+
+// TestNewSuiteNeedsNoOtherEdit registers a benchmark in a suite of its own,
+// as a new bench_*.go file would, and checks that -suite accepts it, that
+// -suite all and -list include it, and that the help lists it.
+func TestNewSuiteNeedsNoOtherEdit(t *testing.T) {
+	saved := slices.Clone(registry)
+	defer func() { registry = saved }()
+	register(&benchmark{
+		name: "zz-new", suite: "zzsuite", order: 1000,
+		about:    "a test benchmark",
+		size:     func(bool) string { return "n=7" },
+		variants: []string{variantSerial, variantGofork, variantBaseline},
+		baseline: "goroutines+WaitGroup", cutoff: "serial below n=3",
+		setup: func(string, int, bool) (*job, error) {
+			return &job{run: func() {}, verify: func() error { return nil }}, nil
+		},
+	})
+	if !slices.Contains(suites(), "zzsuite") {
+		t.Fatalf("suites() = %v, lacks the new suite", suites())
+	}
+	o, err := parseFlags([]string{"-suite", "zzsuite"}, &bytes.Buffer{})
+	if err != nil || len(o.benchmarks) != 1 || o.benchmarks[0].name != "zz-new" {
+		t.Fatalf("-suite zzsuite: %v, %+v", err, o)
+	}
+	if o, err := parseFlags([]string{"-suite", "all"}, &bytes.Buffer{}); err != nil || !slices.Contains(o.benchmarks, lookup("zz-new")) {
+		t.Errorf("-suite all does not include the new suite: %v", err)
+	}
+	var list bytes.Buffer
+	listBenchmarks(&list)
+	for _, want := range []string{"-suite zzsuite:", "zz-new", "serial below n=3", "goroutines+WaitGroup"} {
+		if !strings.Contains(list.String(), want) {
+			t.Errorf("-list lacks %q:\n%s", want, list.String())
+		}
+	}
+	var help bytes.Buffer
+	parseFlags([]string{"-h"}, &help)
+	if !strings.Contains(help.String(), "suite zzsuite: zz-new") {
+		t.Errorf("help does not list the new suite:\n%s", help.String())
+	}
+}

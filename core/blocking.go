@@ -46,7 +46,10 @@ func (w *Worker) block(fn func()) {
 	p := w.pool
 	w.Share()
 	p.spares.blocked.Add(1) // wanted before activated: a spare activated for w does not retire at once
-	defer p.spares.blocked.Add(-1)
+	defer func() {
+		p.spares.blocked.Add(-1)
+		p.retireIdle() // a spare asleep for want of work goes now; a busy one at its next task boundary
+	}()
 	p.activateSpare()
 	fn()
 }

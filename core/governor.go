@@ -22,7 +22,6 @@ type governor struct {
 	started bool
 
 	// Owned by the governor goroutine.
-	lastProgress uint64        // p.progress at the previous tick
 	suspect      bool          // the previous tick saw a stall
 	stallSince   time.Time     // when the current stall was first seen
 	stallCPU     time.Duration // the process's CPU time then (fallback estimate)
@@ -110,6 +109,7 @@ func (g *governor) run() {
 			// busy check waits in the channel, so none is lost.
 			g.suspect = false
 			g.p.spares.stall.Store(0)
+			g.p.retireIdle()
 			select {
 			case <-g.kick:
 			case <-g.quit:
@@ -134,18 +134,15 @@ func (g *governor) tick(interval time.Duration) time.Duration {
 	p := g.p
 	p.refreshLimit()
 	next := min(2*interval, govTickMax)
-	prog := p.progress.Load()
-	moved := prog != g.lastProgress
-	g.lastProgress = prog
-	if moved || uint32(p.sleep.counts.Load()) != 0 || !p.stalledWork() {
-		// Workers take work, someone is looking for it, or none waits.
+	if uint32(p.sleep.counts.Load()) != 0 || !p.stalledWork() {
+		// Someone is looking for work, or none waits.
 		g.suspect = false
 		g.relax()
 		return next
 	}
 	now := time.Now()
 	if !g.suspect {
-		// Look again soon: a worker may be between two tasks.
+		// Look again soon: a worker may be about to look for work.
 		g.suspect, g.stallSince = true, now
 		g.stallCPU, _ = processCPUTime()
 		return govTickMin
@@ -184,6 +181,7 @@ func (g *governor) relax() {
 	}
 	if !g.p.stalledWork() || g.hasMetrics && g.processorsOversubscribed() {
 		s.stall.Add(-1)
+		g.p.retireIdle()
 	}
 }
 

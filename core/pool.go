@@ -54,10 +54,6 @@ type Pool struct {
 	// rootsWaiting counts roots in the injector and in inboxes, not yet
 	// taken: busy workers read it at their poll points (fair.go).
 	rootsWaiting atomic.Int32
-	// progress counts tasks taken by searching workers; the governor reads
-	// it to tell a stall from a moment between tasks.
-	progress atomic.Uint64
-
 	limitChanges atomic.Uint64 // setLimit calls that changed the limit, for Stats
 	maxRootWait  atomic.Int64  // longest submit-to-start wait of a root, ns
 

@@ -49,8 +49,11 @@ func (p *Pool) publish(limit int) {
 }
 
 // newWorker creates a worker (regular, or a spare) with the next ID and
-// places it on a CPU; startWorker starts its goroutine once a roster that
-// contains it is published. Caller holds p.growMu.
+// places it on a CPU. Caller holds p.growMu, then starts it (startWorker)
+// and publishes a roster that contains it, in that order once the pool
+// runs: a started worker that is not yet in the roster looks for work among
+// the workers that are (it draws its victims uniformly), and a roster never
+// shows a worker whose pinning result is still being written.
 func (p *Pool) newWorker(spare bool) *Worker {
 	id := len(p.created)
 	w := &Worker{pool: p, id: id, spare: spare, index: -1, helpFirst: p.cfg.policy == HelpFirst, wake: make(chan struct{}, 1)}
@@ -132,10 +135,10 @@ func (p *Pool) setLimit(n int) {
 		fresh = append(fresh, p.newWorker(false))
 	}
 	p.limit.Store(int32(n)) // before the roster: a worker that reads the new roster sees the new limit
-	p.publish(n)
 	for _, w := range fresh {
 		p.startWorker(w)
 	}
+	p.publish(n)
 	regular := p.roster.Load().regular
 	p.limitChanges.Add(1)
 	p.growMu.Unlock()

@@ -9,8 +9,9 @@ import "sync/atomic"
 //   - it is activated by Blocking (at once, for the duration of the call) or
 //     by the governor (for a detected stall), counted as searching before it
 //     runs, as a woken sleeper is (takeIdle);
-//   - it retires instead of sleeping when its search finds nothing, and at a
-//     task boundary when more spares run than are wanted;
+//   - it retires when more spares run than are wanted: at a task boundary,
+//     or when its search finds nothing (a spare still wanted sleeps in the
+//     idle list like any worker, and is woken to retire once it is not);
 //   - a retired spare waits on its wake channel, in the pool's list of
 //     retired spares, to be activated again; it is freed only by Close.
 //
@@ -70,13 +71,13 @@ func (p *Pool) activateSpare() bool {
 		return false
 	}
 	w := p.newWorker(true)
-	p.publish(int(p.limit.Load()))
 	sl.mu.Lock()
 	w.activated = true
 	p.countSearching(w)
 	sl.mu.Unlock()
 	s.started.Add(1)
 	p.startWorker(w)
+	p.publish(int(p.limit.Load()))
 	return true
 }
 
@@ -101,6 +102,32 @@ func (w *Worker) shouldRetire() bool {
 		if s.active.CompareAndSwap(a, a-1) {
 			return true
 		}
+	}
+}
+
+// retireIdle wakes a spare that sleeps in the idle list if more spares run
+// than are wanted, so that it retires (after one more search: it is woken
+// as searching, like any sleeper). Called when a blocked worker comes back
+// and when the governor lets a spare go.
+func (p *Pool) retireIdle() {
+	if p.spares.active.Load() <= p.spares.wanted() {
+		return
+	}
+	s := &p.sleep
+	s.mu.Lock()
+	var spare *Worker
+	for _, w := range s.idle {
+		if w.spare {
+			spare = w
+			break
+		}
+	}
+	if spare != nil {
+		p.takeIdle(spare)
+	}
+	s.mu.Unlock()
+	if spare != nil {
+		spare.signal()
 	}
 }
 

@@ -141,13 +141,15 @@ func (w *Worker) loop() {
 			quitting = true
 			return
 		}
-		if w.spare {
-			p.spares.active.Add(-1) // nothing to do: this spare goes
+		if w.spare && w.shouldRetire() {
+			// Nothing to do and more spares than blocked workers: go.
 			if counted, quitting = w.retire(); quitting {
 				return
 			}
 			continue
 		}
+		// A spare still wanted sleeps like any worker: work for it may
+		// come while the worker it stands in for is blocked.
 		p.refreshLimit()
 		counted = w.sleep(nil)
 	}
@@ -231,7 +233,6 @@ func (w *Worker) search(latch *frameHeader, leap int, counted bool) bool {
 // first push is shared at once).
 func (w *Worker) found() {
 	p := w.pool
-	p.progress.Add(1) // the governor reads it: a task was taken
 	all, node := p.addSearching(w, -1)
 	last, lastInNode := all == 0, node == 0
 	if p.sleep.sleeping() == 0 {

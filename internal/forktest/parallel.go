@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync/atomic"
+	"time"
 
 	"github.com/gofork/gofork/core"
 	"github.com/gofork/gofork/par"
@@ -127,7 +128,16 @@ func (r *prun) eval(w *core.Worker, n *Node, x uint64) uint64 {
 		r.inflight.Add(1)
 		defer r.inflight.Add(-1)
 		r.leaves.Add(1)
+		if n.Block == Handoff {
+			return r.handoff(n, x)
+		}
 		v, fails := leafValue(n, x)
+		switch n.Block {
+		case Sleep:
+			time.Sleep(blockSleep)
+		case Hint:
+			core.Blocking(func() { time.Sleep(blockSleep) })
+		}
 		if fails {
 			panic(Fault{n.ID, x})
 		}
@@ -197,6 +207,42 @@ func (r *prun) eval(w *core.Worker, n *Node, x uint64) uint64 {
 		return h
 	}
 	panic("forktest: unknown node kind " + n.Kind.String())
+}
+
+// blockSleep is how long a Sleep or Hint leaf sleeps.
+const blockSleep = 50 * time.Microsecond
+
+// handoff computes a Handoff leaf's value in a root that a new goroutine
+// submits to the pool, and waits for it: the waiting worker is blocked on
+// work only the pool can run. A fault raised in the root is raised again
+// here, as the leaf's own.
+func (r *prun) handoff(n *Node, x uint64) uint64 {
+	type answer struct {
+		v     uint64
+		fault any
+	}
+	ch := make(chan answer)
+	go func() {
+		var a answer
+		defer func() {
+			if v := recover(); v != nil {
+				a.fault = Unwrap(v)
+			}
+			ch <- a
+		}()
+		a.v = core.Run(r.pool, func(*core.Worker) uint64 {
+			v, fails := leafValue(n, x)
+			if fails {
+				panic(Fault{n.ID, x})
+			}
+			return v
+		})
+	}()
+	a := <-ch
+	if a.fault != nil {
+		panic(a.fault)
+	}
+	return a.v
 }
 
 func (r *prun) loopOpts(n *Node) []par.Option {

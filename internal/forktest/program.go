@@ -64,10 +64,40 @@ type Node struct {
 
 	// Work is a Leaf's number of hashing rounds.
 	Work int
+	// Block makes a Leaf block before it returns (see Block); the value
+	// does not depend on it.
+	Block Block
 	// PanicMod: a Leaf panics with Fault{ID, x} when hash(ID, x)%PanicMod == 0;
 	// a Sort node's comparator panics when it sees the key at index N/2; a
 	// Reduce node's join panics on its first call. 0: never.
 	PanicMod uint64
+}
+
+// Block is how a Leaf blocks, as code in a real program does.
+type Block uint8
+
+// The ways a leaf blocks.
+const (
+	NoBlock Block = iota
+	// Sleep: time.Sleep for a few tens of microseconds, no hint.
+	Sleep
+	// Hint: the same sleep inside core.Blocking.
+	Hint
+	// Handoff: the leaf's value is computed by a new goroutine that calls
+	// core.Run on the same pool (a root from outside), and the leaf waits for
+	// it on a channel. Without spare workers, a program whose workers all
+	// wait this way at once hangs: nobody takes the roots.
+	Handoff
+)
+
+var blockNames = [...]string{"none", "sleep", "hint", "handoff"}
+
+// String returns the block's name.
+func (b Block) String() string {
+	if int(b) < len(blockNames) {
+		return blockNames[b]
+	}
+	return fmt.Sprintf("Block(%d)", b)
 }
 
 // A Fault is the value a node of a random program panics with: the node's ID
@@ -99,6 +129,10 @@ type Config struct {
 	// Faults is the chance, in percent, that a node that can fail does
 	// (default 0: programs never panic).
 	Faults int
+	// Blocking is the chance, in percent, that a leaf blocks (default 0);
+	// each blocking leaf sleeps, sleeps under core.Blocking or hands off
+	// to a goroutine that calls core.Run, one in three each.
+	Blocking int
 }
 
 // Generate returns the random program of seed under cfg. The same seed and
@@ -204,6 +238,9 @@ func (g *generator) leaf() *Node {
 	if g.fault() {
 		n.PanicMod = uint64(1 + g.rng.IntN(64))
 	}
+	if g.cfg.Blocking > 0 && g.rng.IntN(100) < g.cfg.Blocking {
+		n.Block = Block(1 + g.rng.IntN(3))
+	}
 	return n
 }
 
@@ -225,6 +262,9 @@ func (p *Program) String() string {
 		switch n.Kind {
 		case Leaf:
 			fmt.Fprintf(&b, " work=%d", n.Work)
+			if n.Block != NoBlock {
+				fmt.Fprintf(&b, " block=%v", n.Block)
+			}
 		case For, Reduce:
 			fmt.Fprintf(&b, " n=%d part=%d grain=%d", n.N, n.Part, n.Grain)
 		case Sort:

@@ -62,7 +62,15 @@ func seedCount() int {
 // with the command that replays them. It returns false if any run failed.
 func checkSeed(t *testing.T, seed uint64, leaves int, pools []*core.Pool) bool {
 	t.Helper()
-	prog := Generate(seed, programConfig(seed, leaves))
+	return checkProgram(t, Generate(seed, programConfig(seed, leaves)), pools,
+		fmt.Sprintf("go test ./internal/forktest -run 'TestPrograms(Policies)?$' -seed=%d -leaves=%d -v", seed, leaves))
+}
+
+// checkProgram runs prog on every pool against its serial outcome and
+// reports failures with the replay command. It returns false if any run
+// failed.
+func checkProgram(t *testing.T, prog *Program, pools []*core.Pool, replay string) bool {
+	t.Helper()
 	want := prog.Serial()
 	ok := true
 	results := make([]Result, len(pools))
@@ -70,8 +78,7 @@ func checkSeed(t *testing.T, seed uint64, leaves int, pools []*core.Pool) bool {
 		results[i] = prog.Parallel(pool)
 		if err := Check(want, results[i]); err != nil {
 			ok = false
-			t.Errorf("seed %d, %s: %v\nreplay: go test ./internal/forktest -run 'TestPrograms(Policies)?$' -seed=%d -leaves=%d -v%s",
-				seed, poolName(pool), err, seed, leaves, programText(prog))
+			t.Errorf("seed %d, %s: %v\nreplay: %s%s", prog.Seed, poolName(pool), err, replay, programText(prog))
 		}
 	}
 	// No leaf of a finished run may start later, while the pools run the
@@ -79,8 +86,8 @@ func checkSeed(t *testing.T, seed uint64, leaves int, pools []*core.Pool) bool {
 	for i, res := range results {
 		if now := res.LeavesNow(); now != res.Leaves {
 			ok = false
-			t.Errorf("seed %d, %s: %d leaves started after Run returned\nreplay: go test ./internal/forktest -run 'TestPrograms(Policies)?$' -seed=%d -leaves=%d -v",
-				seed, poolName(pools[i]), now-res.Leaves, seed, leaves)
+			t.Errorf("seed %d, %s: %d leaves started after Run returned\nreplay: %s",
+				prog.Seed, poolName(pools[i]), now-res.Leaves, replay)
 		}
 	}
 	return ok

@@ -22,11 +22,11 @@ type governor struct {
 	started bool
 
 	// Owned by the governor goroutine.
-	suspect      bool          // the previous tick saw a stall
-	stallSince   time.Time     // when the current stall was first seen
-	stallCPU     time.Duration // the process's CPU time then (fallback estimate)
-	samples      []metrics.Sample
-	hasMetrics   bool // the runtime reports goroutine states (Go 1.26+)
+	suspect    bool          // the previous tick saw a stall
+	stallSince time.Time     // when the current stall was first seen
+	stallCPU   time.Duration // the process's CPU time then (fallback estimate)
+	samples    []metrics.Sample
+	hasMetrics bool // the runtime reports goroutine states (Go 1.26+)
 }
 
 // Tick intervals: the governor looks every govTickMin after it wakes or

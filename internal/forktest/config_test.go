@@ -15,12 +15,19 @@ import (
 	"github.com/gofork/gofork/par"
 )
 
-// TestGOMAXPROCSChanges runs random programs on pools of 2 and 8 workers and
+// TestGOMAXPROCSChanges runs random programs on pools of 2 and 8 workers,
+// on two pools that follow GOMAXPROCS (core.New without WithWorkers) and
 // on the Default pool while another goroutine keeps changing GOMAXPROCS
-// between 1 and 4.
+// between 1 and 4: workers are added, parked and woken again while forks
+// are stolen and joins wait.
 func TestGOMAXPROCSChanges(t *testing.T) {
 	t.Cleanup(func() { goleak.VerifyNone(t, leakOpts...) })
 	pools := newPools(t, []int{2, 8})
+	for range 2 {
+		p := core.New()
+		t.Cleanup(p.Close)
+		pools = append(pools, p)
+	}
 	pools = append(pools, core.Default())
 	old := runtime.GOMAXPROCS(0)
 	defer runtime.GOMAXPROCS(old)

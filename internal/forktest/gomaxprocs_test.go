@@ -1,0 +1,112 @@
+package forktest
+
+import (
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"go.uber.org/goleak"
+
+	"github.com/gofork/gofork/core"
+	"github.com/gofork/gofork/par"
+)
+
+// TestDefaultFollowsGOMAXPROCS sets GOMAXPROCS to 1, 2 and 1 again and runs
+// a large par.For on the Default pool each time, recording which workers
+// ran its iterations (a nested core.Run returns w.ID()): exactly GOMAXPROCS
+// of them, and every index exactly once.
+func TestDefaultFollowsGOMAXPROCS(t *testing.T) {
+	t.Cleanup(func() { goleak.VerifyNone(t, leakOpts...) })
+	old := runtime.GOMAXPROCS(0)
+	defer runtime.GOMAXPROCS(old)
+	pool := core.Default()
+	const n = 4000
+	for _, procs := range []int{1, 2, 1, 2} {
+		runtime.GOMAXPROCS(procs)
+		core.Run(pool, func(*core.Worker) int { return 0 }) // a Run from outside reads GOMAXPROCS
+		if got := pool.Workers(); got != procs {
+			t.Fatalf("GOMAXPROCS(%d): Workers() = %d", procs, got)
+		}
+		// The regular workers beyond the limit park once idle; wait for it
+		// (a state, not a time: the deadline only turns a hang into a
+		// failure), so that none is still in the middle of a search.
+		if !waitParked(pool, procs, 10*time.Second) {
+			t.Fatalf("GOMAXPROCS(%d): regular workers beyond the limit did not park: %+v", procs, pool.Stats().Workers)
+		}
+		var mu sync.Mutex
+		ids := map[int]int{}
+		seen := make([]atomic.Int32, n)
+		par.For(0, n, func(i int) {
+			id := core.Run(pool, func(w *core.Worker) int { return w.ID() })
+			seen[i].Add(1)
+			spin(20 * time.Microsecond) // enough work per index that a second worker finds some
+			mu.Lock()
+			ids[id]++
+			mu.Unlock()
+		})
+		for i := range seen {
+			if c := seen[i].Load(); c != 1 {
+				t.Fatalf("GOMAXPROCS(%d): index %d ran %d times", procs, i, c)
+			}
+		}
+		if len(ids) != procs {
+			t.Fatalf("GOMAXPROCS(%d): iterations ran on workers %v, want %d distinct", procs, ids, procs)
+		}
+		t.Logf("GOMAXPROCS(%d): iterations per worker ID %v", procs, ids)
+	}
+}
+
+// waitParked waits until every regular worker of pool beyond the first
+// limit is parked and reports whether that happened before d passed.
+func waitParked(pool *core.Pool, limit int, d time.Duration) bool {
+	for deadline := time.Now().Add(d); time.Now().Before(deadline); time.Sleep(100 * time.Microsecond) {
+		k, ok := 0, true
+		for _, w := range pool.Stats().Workers {
+			if w.Spare {
+				continue
+			}
+			if k >= limit && !w.Parked {
+				ok = false
+			}
+			k++
+		}
+		if ok {
+			return true
+		}
+	}
+	return false
+}
+
+// spin works (does not sleep) for about d.
+func spin(d time.Duration) {
+	for start := time.Now(); time.Since(start) < d; {
+	}
+}
+
+// TestNewFollowsGOMAXPROCS: a pool made with core.New() and no WithWorkers
+// follows GOMAXPROCS like Default; one made WithWorkers(3) keeps 3.
+func TestNewFollowsGOMAXPROCS(t *testing.T) {
+	t.Cleanup(func() { goleak.VerifyNone(t, leakOpts...) })
+	old := runtime.GOMAXPROCS(0)
+	defer runtime.GOMAXPROCS(old)
+	follow, fixed := core.New(), core.New(core.WithWorkers(3))
+	defer follow.Close()
+	defer fixed.Close()
+	for _, procs := range []int{3, 1, 5, 2} {
+		runtime.GOMAXPROCS(procs)
+		for _, p := range []*core.Pool{follow, fixed} {
+			want := fibSerial(18)
+			if got := core.Run(p, func(w *core.Worker) int { return fibJoin(w, 18) }); got != want {
+				t.Fatalf("GOMAXPROCS(%d): fib(18) = %d", procs, got)
+			}
+		}
+		if follow.Workers() != procs || fixed.Workers() != 3 {
+			t.Fatalf("GOMAXPROCS(%d): Workers() %d and %d, want %d and 3", procs, follow.Workers(), fixed.Workers(), procs)
+		}
+	}
+	if n := len(follow.Stats().Workers); n != 5 {
+		t.Fatalf("the following pool made %d workers over GOMAXPROCS 3, 1, 5, 2; want 5 (its largest)", n)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"runtime"
 	"runtime/metrics"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -20,6 +21,9 @@ type governor struct {
 	mu   sync.Mutex    // guards started against stop
 	// started: the goroutine runs (or ran); guarded by mu.
 	started bool
+	// armed is set while the governor waits for a tick and may be poked
+	// (see poke); cleared by the poke that wakes it.
+	armed atomic.Bool
 
 	// Owned by the governor goroutine.
 	suspect    bool          // the previous tick saw a stall
@@ -31,9 +35,13 @@ type governor struct {
 
 // Tick intervals: the governor looks every govTickMin after it wakes or
 // after anything looked wrong, and doubles the interval up to govTickMax
-// while nothing does. A stall is acted on when seen twice, govTickMin
-// apart, so a spare starts at most govTickMax + govTickMin after the
-// workers stop taking work (the target: p99 within 10 ms).
+// while nothing does (timers fire with about a millisecond's granularity
+// on an idle Linux process, so the shortest interval is really that).
+// Work made available while every worker is inside a task pokes it to look
+// at once (at most every other interval). A stall is acted on when it lasts
+// govConfirm, so a spare starts about govConfirm after the work that
+// waits for it was submitted or shared, and at most one interval plus
+// govConfirm after the workers blocked on work already waiting.
 // govStallOld is how long a stall is watched before a spare starts when the
 // runtime reports no goroutine states (Go before 1.26): the governor then
 // estimates how many goroutines run from the process's CPU time over that
@@ -41,6 +49,7 @@ type governor struct {
 const (
 	govTickMin  = 100 * time.Microsecond
 	govTickMax  = 2 * time.Millisecond
+	govConfirm  = 50 * time.Microsecond
 	govStallOld = 10 * time.Millisecond
 )
 
@@ -103,6 +112,7 @@ func (g *governor) run() {
 	defer close(g.done)
 	timer := time.NewTimer(govTickMin)
 	interval := govTickMin
+	poked := false
 	for {
 		if !g.busy() {
 			// Rest until the next root in flight. A kick sent after the
@@ -118,14 +128,37 @@ func (g *governor) run() {
 			}
 			interval = govTickMin
 		}
+		// After a poke, one interval passes unpoked: pokes come at most
+		// every other interval, however busy the pool.
+		g.armed.Store(!poked)
 		timer.Reset(interval)
 		select {
 		case <-timer.C:
+			poked = false
+		case <-g.kick:
+			poked = true
+			if !timer.Stop() {
+				<-timer.C
+			}
 		case <-g.quit:
 			timer.Stop()
 			return
 		}
+		g.armed.Store(false)
 		interval = g.tick(interval)
+	}
+}
+
+// poke asks a governor waiting for its next tick to look now: work was
+// made available while every worker is inside a task (none searches or
+// sleeps), so it may wait for a blocked worker. One load when the
+// governor is not waiting or was poked already.
+func (g *governor) poke() {
+	if g.armed.Load() && g.armed.CompareAndSwap(true, false) {
+		select {
+		case g.kick <- struct{}{}:
+		default:
+		}
 	}
 }
 
@@ -140,34 +173,61 @@ func (g *governor) tick(interval time.Duration) time.Duration {
 		g.relax()
 		return next
 	}
-	now := time.Now()
-	if !g.suspect {
-		// Look again soon: a worker may be about to look for work.
-		g.suspect, g.stallSince = true, now
-		g.stallCPU, _ = processCPUTime()
-		return govTickMin
+	if g.hasMetrics {
+		if !g.workersBlocked() {
+			// The workers run: long CPU-bound leaves hold them, and the
+			// work waits for them as it would in the serial program. A
+			// spare would only oversubscribe the processors (or exceed
+			// WithWorkers).
+			return next
+		}
+		if !g.confirmStall() {
+			return govTickMin
+		}
+	} else {
+		// Without goroutine states, estimate from the CPU time over a
+		// window: see the stall at one tick, decide govStallOld later.
+		now := time.Now()
+		if !g.suspect {
+			g.suspect, g.stallSince = true, now
+			g.stallCPU, _ = processCPUTime()
+			return govTickMin
+		}
+		if now.Sub(g.stallSince) < govStallOld {
+			return govTickMin
+		}
+		g.suspect = false
+		if !g.workersBlocked() {
+			return next
+		}
 	}
-	if !g.hasMetrics && now.Sub(g.stallSince) < govStallOld {
-		return govTickMin
-	}
-	g.suspect = false
 	if p.sleep.sleeping() != 0 {
 		// A worker sleeps while work waits and nobody searches: wake it
 		// (the sleep protocol should not let this happen; be robust).
 		p.wakeOne(nil)
 		return govTickMin
 	}
-	if !g.workersBlocked() {
-		// The workers run: long CPU-bound leaves hold them, and the work
-		// waits for them as it would in the serial program. A spare would
-		// only oversubscribe the processors (or exceed WithWorkers).
-		return next
-	}
 	p.spares.stall.Add(1)
 	if !p.activateSpare() {
 		p.spares.stall.Add(-1)
 	}
 	return govTickMin
+}
+
+// confirmStall watches a stall for govConfirm, yielding the processor
+// between looks, and reports whether it lasted: work still waits, nobody
+// searches, and the workers still do not run. It spins rather than sleeps
+// because timers here fire with about a millisecond's granularity, and it
+// runs only when the scheduler already reported idle processors.
+func (g *governor) confirmStall() bool {
+	p := g.p
+	for deadline := time.Now().Add(govConfirm); time.Now().Before(deadline); {
+		runtime.Gosched()
+		if uint32(p.sleep.counts.Load()) != 0 || !p.stalledWork() {
+			return false
+		}
+	}
+	return g.workersBlocked()
 }
 
 // relax lets one spare started for a stall go when the processors are

@@ -72,6 +72,12 @@ func (s *sleepState) addSleeping(d int) {
 // (libfork's NUMA-aware lazy scheduler keeps one thief awake per node).
 func (p *Pool) notifyWork(from *Worker) {
 	c := p.sleep.counts.Load()
+	if c == 0 {
+		// Every worker is inside a task: if they are blocked, only a
+		// spare will take this work. Let the governor look now.
+		p.gov.poke()
+		return
+	}
 	if c>>32 == 0 { // nobody sleeps
 		return
 	}

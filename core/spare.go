@@ -105,29 +105,29 @@ func (w *Worker) shouldRetire() bool {
 	}
 }
 
-// retireIdle wakes a spare that sleeps in the idle list if more spares run
-// than are wanted, so that it retires (after one more search: it is woken
-// as searching, like any sleeper). Called when a blocked worker comes back
-// and when the governor lets a spare go.
+// retireIdle wakes the spares that sleep in the idle list, as many as
+// more spares run than are wanted, so that they retire (after one more
+// search: they are woken as searching, like any sleeper). Called when a
+// blocked worker comes back and when the governor lets spares go.
 func (p *Pool) retireIdle() {
-	if p.spares.active.Load() <= p.spares.wanted() {
+	excess := int(p.spares.active.Load() - p.spares.wanted())
+	if excess <= 0 {
 		return
 	}
 	s := &p.sleep
+	var woken []*Worker
 	s.mu.Lock()
-	var spare *Worker
-	for _, w := range s.idle {
-		if w.spare {
-			spare = w
-			break
+	for k := len(s.idle) - 1; k >= 0 && len(woken) < excess; k-- {
+		if w := s.idle[k]; w.spare {
+			woken = append(woken, w)
 		}
 	}
-	if spare != nil {
-		p.takeIdle(spare)
+	for _, w := range woken {
+		p.takeIdle(w)
 	}
 	s.mu.Unlock()
-	if spare != nil {
-		spare.signal()
+	for _, w := range woken {
+		w.signal()
 	}
 }
 

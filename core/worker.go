@@ -323,6 +323,13 @@ func (w *Worker) runStolen(h *frameHeader, owner int) {
 
 // runRoot runs a root submitted by Run or RunOn and wakes its caller; busy
 // says it was taken at a poll point, on top of another task (fair.go).
+//
+// Then it yields its processor once: the caller, woken by the root's
+// completion, sits in this processor's next-to-run slot, and a worker that
+// goes straight on with other work (the task it interrupted, a steal)
+// would keep it waiting until the Go scheduler preempts the worker, up to
+// 10 ms later. A caller that submits its next root at once (a sort is
+// several Runs) would pay that for every one.
 func (w *Worker) runRoot(r *rootHeader, busy bool) {
 	w.roots++
 	if busy {
@@ -330,6 +337,7 @@ func (w *Worker) runRoot(r *rootHeader, busy bool) {
 	}
 	w.pool.rootStarted(r)
 	w.runTask(r.job, nil, -1, r)
+	runtime.Gosched()
 }
 
 // runTask runs a task, the stolen frame h of owner or the root r, and

@@ -3,6 +3,8 @@ package linalg
 import (
 	"sync"
 	"unsafe"
+
+	"github.com/gofork/gofork/core"
 )
 
 // Blocking of the serial leaf, BLIS style. The micro-kernel updates an
@@ -66,8 +68,8 @@ func aligned(buf []float64, n int) []float64 {
 
 func roundUp(x, unit int) int { return (x + unit - 1) / unit * unit }
 
-// leaf computes block t serially.
-func leaf(t block) {
+// leaf computes block t serially on w (nil when no pool is involved).
+func leaf(w *core.Worker, t block) {
 	g := t.g
 	pb := bufPool.Get().(*packBuf)
 	for jc := 0; jc < t.n; jc += nc {
@@ -84,7 +86,7 @@ func leaf(t block) {
 				mb := min(mc, t.m-ic)
 				pb.a = aligned(pb.a, roundUp(mb, mr)*kb)
 				packA(pb.a, g.a, t.i+ic, mb, t.p+pc, kb)
-				g.macroKernel(pb, t.i+ic, t.j+jc, mb, nb, kb, beta)
+				g.macroKernel(w, pb, t.i+ic, t.j+jc, mb, nb, kb, beta)
 			}
 		}
 	}
@@ -92,10 +94,16 @@ func leaf(t block) {
 }
 
 // macroKernel sweeps the micro-kernel over the mb x nb block of dst at
-// (i, j), from the packed a block and b block in pb.
-func (g *gemm) macroKernel(pb *packBuf, i, j, mb, nb, kb int, beta float64) {
+// (i, j), from the packed a block and b block in pb. It calls w.Poll once
+// per column panel (mb x nr x kb, ~1 Mflop, tens of microseconds), so that
+// thieves and roots waiting on the pool are seen during a leaf that takes
+// milliseconds.
+func (g *gemm) macroKernel(w *core.Worker, pb *packBuf, i, j, mb, nb, kb int, beta float64) {
 	c, ldc := g.c, g.ldc
 	for jr := 0; jr < nb; jr += nr {
+		if w != nil {
+			w.Poll()
+		}
 		nw := min(nr, nb-jr)
 		bp := &pb.b[jr*kb]
 		for ir := 0; ir < mb; ir += mr {

@@ -43,7 +43,7 @@ func BenchmarkLeaf(b *testing.B) {
 				c := make([]float64, s.m*s.n)
 				g := &gemm{a: ao, b: bo, c: c, ldc: s.n, alpha: 1, kern: kn.k, grain: 1 << 62}
 				for b.Loop() {
-					leaf(block{g: g, m: s.m, n: s.n, k: s.k, first: true})
+					leaf(nil, block{g: g, m: s.m, n: s.n, k: s.k, first: true})
 				}
 				b.ReportMetric(float64(2*s.m*s.n*s.k)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
 			})

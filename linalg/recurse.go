@@ -87,7 +87,7 @@ func multiply(cfg config, m, n, k int, alpha float64, a, b operand, beta float64
 	}
 	if m*n*k <= g.grain && !root.spreads() {
 		// Small products skip the trip through the pool.
-		leaf(root)
+		leaf(nil, root)
 		return
 	}
 	core.Run(cfg.pool, func(w *core.Worker) struct{} { return mulBlock(w, root) })
@@ -111,7 +111,7 @@ func mulBlock(w *core.Worker, t block) struct{} {
 			}
 			return splitN(w, t)
 		case t.m*t.n*t.k <= t.g.grain:
-			leaf(t)
+			leaf(w, t)
 			return struct{}{}
 		case t.k > kSplitMin && t.k >= t.m && t.k >= t.n:
 			h := splitPoint(t.k, kc)
@@ -129,7 +129,7 @@ func mulBlock(w *core.Worker, t block) struct{} {
 		default:
 			// Too thin to split m or n and too shallow to split k:
 			// the leaf takes it whole.
-			leaf(t)
+			leaf(w, t)
 			return struct{}{}
 		}
 	}

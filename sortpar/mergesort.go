@@ -72,6 +72,7 @@ func msSort[E any](w *core.Worker, t msTask[E]) struct{} {
 	c := t.c
 	n := t.hi - t.lo
 	if n <= c.leaf {
+		w.Poll() // a poll point per serial leaf
 		d, b := c.data[t.lo:t.hi], c.buf[t.lo:t.hi]
 		if inBuf := stableSerial(d, b, c.cmp); inBuf != t.toBuf {
 			if inBuf {
@@ -129,6 +130,7 @@ func msMerge[E any](w *core.Worker, m mergeTask[E]) struct{} {
 	}
 	na, nb := m.a1-m.a0, m.b1-m.b0
 	if na+nb <= c.grain {
+		w.Poll() // a poll point per serial merge
 		mergeSerial(src, m.a0, m.a1, m.b0, m.b1, dst, m.d, c.cmp)
 		return struct{}{}
 	}

@@ -59,6 +59,7 @@ func qsRun[E any](w *core.Worker, t qsTask[E]) struct{} {
 	a, b, limit := t.a, t.b, t.limit
 	wasBalanced, wasPartitioned := t.wasBalanced, t.wasPartitioned
 	for {
+		w.Poll() // a poll point per partition step
 		length := b - a
 		if length < c.cutoff {
 			c.leaf(data[a:b])

@@ -167,7 +167,7 @@ func radixSort[K radixKey](x []K, kind keyKind, c *config) {
 // radixIn sorts data on bytes d..0 in place, using scratch (same length).
 func radixIn[K radixKey](w *core.Worker, rc *radixCtx[K], data, scratch []K, d int) {
 	if len(data) <= rc.lsdMax {
-		lsd(rc, data, scratch, d, true)
+		lsd(w, rc, data, scratch, d, true)
 		return
 	}
 	d, starts, filled := msdSplit(w, rc, data, scratch, data, d)
@@ -187,7 +187,7 @@ func radixIn[K radixKey](w *core.Worker, rc *radixCtx[K], data, scratch []K, d i
 // src is clobbered.
 func radixTo[K radixKey](w *core.Worker, rc *radixCtx[K], src, dst []K, d int) {
 	if len(src) <= rc.lsdMax {
-		lsd(rc, src, dst, d, false)
+		lsd(w, rc, src, dst, d, false)
 		return
 	}
 	d, starts, filled := msdSplit(w, rc, src, dst, dst, d)
@@ -311,9 +311,9 @@ func sortSearch256(starts *[257]int, j int) int {
 // lsdInsertion is the length up to which lsd insertion-sorts instead.
 const lsdInsertion = 32
 
-// lsd sorts the keys of a on bytes d..0 by one worker, leaving the result
+// lsd sorts the keys of a on bytes d..0 by the worker w, leaving the result
 // in a if inA, else in b (a is then clobbered).
-func lsd[K radixKey](rc *radixCtx[K], a, b []K, d int, inA bool) {
+func lsd[K radixKey](w *core.Worker, rc *radixCtx[K], a, b []K, d int, inA bool) {
 	n := len(a)
 	if n <= lsdInsertion {
 		sf := rc.signFlip
@@ -347,6 +347,7 @@ func lsd[K radixKey](rc *radixCtx[K], a, b []K, d int, inA bool) {
 	}
 	src, dst := a, b
 	for i, shift := range pass[:np] {
+		w.Poll() // a poll point per pass (~0.1 ms on lsdMax keys)
 		h, fx := &hist[i], fxs[i]
 		if h[uint8(src[0]>>shift)^fx] == n {
 			continue // the same byte everywhere in this range

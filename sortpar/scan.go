@@ -23,6 +23,7 @@ func parForTask(w *core.Worker, r forRange) struct{} {
 		return struct{}{}
 	}
 	if r.hi > r.lo {
+		w.Poll() // a poll point per chunk (see maxChunk)
 		r.body(w, r.lo)
 	}
 	return struct{}{}
@@ -34,11 +35,20 @@ func parFor(w *core.Worker, n int, body func(w *core.Worker, i int)) {
 }
 
 // chunks returns how many pieces to cut n elements into for a parallel
-// loop: about four per worker so thieves find work, none under grain.
+// loop: about four per worker so thieves find work, none under grain, and
+// none over maxChunk.
 func chunks(n, grain, workers int) int {
 	k := min(4*workers, n/max(grain, 1))
-	return max(k, 1)
+	return max(k, 1, (n+maxChunk-1)/maxChunk)
 }
+
+// maxChunk bounds the elements of one chunk of a parallel loop, so that a
+// worker reaches a poll point (parForTask calls core.Worker.Poll before
+// each chunk) every few hundred microseconds at most: a root submitted to
+// the pool meanwhile waits no longer than that for a busy worker (see
+// core's fair service). 128 Ki elements is ~0.1-0.5 ms of a radix pass, a
+// partition or a scan.
+const maxChunk = 1 << 17
 
 // chunkBounds returns the i-th of k near-equal pieces of [0, n).
 func chunkBounds(n, k, i int) (lo, hi int) {

@@ -33,7 +33,7 @@ func TestDefaultFollowsGOMAXPROCS(t *testing.T) {
 		// (a state, not a time: the deadline only turns a hang into a
 		// failure), so that none is still in the middle of a search.
 		if !waitParked(pool, procs, 10*time.Second) {
-			t.Fatalf("GOMAXPROCS(%d): regular workers beyond the limit did not park: %+v", procs, pool.Stats().Workers)
+			t.Fatalf("GOMAXPROCS(%d): regular workers beyond the limit did not park, or spares (of earlier tests' blocking work) did not retire: %+v", procs, pool.Stats())
 		}
 		var mu sync.Mutex
 		ids := map[int]int{}
@@ -59,10 +59,11 @@ func TestDefaultFollowsGOMAXPROCS(t *testing.T) {
 }
 
 // waitParked waits until every regular worker of pool beyond the first
-// limit is parked and reports whether that happened before d passed.
+// limit is parked and no spare is active, and reports whether that happened
+// before d passed.
 func waitParked(pool *core.Pool, limit int, d time.Duration) bool {
 	for deadline := time.Now().Add(d); time.Now().Before(deadline); time.Sleep(100 * time.Microsecond) {
-		k, ok := 0, true
+		k, ok := 0, pool.Stats().Spares == 0
 		for _, w := range pool.Stats().Workers {
 			if w.Spare {
 				continue

@@ -3,6 +3,7 @@ package forktest
 import (
 	"flag"
 	"fmt"
+	"go.uber.org/goleak"
 	"math/rand/v2"
 	"testing"
 	"time"
@@ -274,8 +275,11 @@ func TestSoak(t *testing.T) {
 
 // TestProgramsConcurrent runs random programs from 8 goroutines at once on
 // shared pools, so that roots from outside meet each other in the pools'
-// queues and workers switch between programs.
+// queues and workers switch between programs. Two callers run big programs
+// and six small ones, so that small roots wait beside big ones and busy
+// workers take them at their poll points (fair service).
 func TestProgramsConcurrent(t *testing.T) {
+	t.Cleanup(func() { goleak.VerifyNone(t, leakOpts...) })
 	pools := newPools(t, []int{3})
 	pools = append(pools, core.Default())
 	const callers = 8
@@ -283,9 +287,12 @@ func TestProgramsConcurrent(t *testing.T) {
 	if raceEnabled {
 		perCaller = 8
 	}
-	leaves := programLeaves() / 2
 	done := make(chan struct{})
 	for c := range callers {
+		leaves := programLeaves() / 16
+		if c%4 == 0 {
+			leaves = programLeaves() * 2
+		}
 		go func() {
 			defer func() { done <- struct{}{} }()
 			for k := range perCaller {

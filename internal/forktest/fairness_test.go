@@ -1,0 +1,90 @@
+package forktest
+
+import (
+	"math/rand/v2"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"go.uber.org/goleak"
+
+	"github.com/gofork/gofork/core"
+	"github.com/gofork/gofork/sortpar"
+)
+
+// TestSmallRootsBesideABigOne is the fair-service program of core's
+// DESIGN.md: one goroutine sorts a big slice with sortpar while others,
+// one every 2 ms, sort small slices on the same pool of 2 workers.
+// Without fair service the busy workers take the small roots only when the
+// big sort ends, and their p99 latency is most of the big sort's time. The
+// test asserts that it is a small fraction of it (a ratio measured in the
+// same run, not a fixed time), that busy workers took roots at their poll
+// points, and that every sort is right.
+func TestSmallRootsBesideABigOne(t *testing.T) {
+	t.Cleanup(func() { goleak.VerifyNone(t, leakOpts...) })
+	bigN, smallN := 8_000_000, 20_000
+	switch {
+	case raceEnabled:
+		bigN, smallN = 1_000_000, 5_000
+	case testing.Short():
+		bigN = 3_000_000
+	}
+	pool := core.New(core.WithWorkers(2))
+	defer pool.Close()
+	rng := rand.New(rand.NewPCG(7, 7))
+	big := randomInts(rng, bigN)
+
+	bigDone := make(chan time.Duration)
+	go func() {
+		start := time.Now()
+		sortpar.SortWith(big, sortpar.WithPool(pool))
+		bigDone <- time.Since(start)
+	}()
+	var mu sync.Mutex
+	var lat []time.Duration
+	var wg sync.WaitGroup
+	var bigTime time.Duration
+	tick := time.NewTicker(2 * time.Millisecond)
+loop:
+	for k := uint64(0); ; k++ {
+		select {
+		case bigTime = <-bigDone:
+			break loop
+		case <-tick.C:
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			xs := randomInts(rand.New(rand.NewPCG(k, 1)), smallN)
+			start := time.Now()
+			sortpar.SortWith(xs, sortpar.WithPool(pool))
+			d := time.Since(start)
+			if !slices.IsSorted(xs) {
+				t.Errorf("small sort %d returned unsorted data", k)
+			}
+			mu.Lock()
+			lat = append(lat, d)
+			mu.Unlock()
+		}()
+	}
+	tick.Stop()
+	wg.Wait()
+	if !slices.IsSorted(big) {
+		t.Fatal("the big sort returned unsorted data")
+	}
+	if len(lat) < 20 {
+		t.Skipf("the big sort took %v: only %d small sorts ran beside it, too few to judge", bigTime, len(lat))
+	}
+	slices.Sort(lat)
+	p50, p99 := lat[len(lat)/2], lat[len(lat)*99/100]
+	s := pool.Stats()
+	t.Logf("big sort %v; %d small sorts beside it: p50 %v, p99 %v; roots taken by busy workers %d; worst wait %v",
+		bigTime, len(lat), p50, p99, s.Total().RootsBusy, s.MaxRootWait)
+	if s.Total().RootsBusy == 0 {
+		t.Errorf("no root was taken by a busy worker at a poll point")
+	}
+	if p99 > bigTime/4 {
+		t.Errorf("small sorts' p99 latency %v is more than a quarter of the big sort's %v: they waited for it", p99, bigTime)
+	}
+}

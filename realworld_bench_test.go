@@ -1,0 +1,215 @@
+package gofork_test
+
+import (
+	"math/rand/v2"
+	"runtime"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gofork/gofork/core"
+	"github.com/gofork/gofork/par"
+	"github.com/gofork/gofork/sortpar"
+)
+
+// Benchmarks of gofork inside real programs: code that blocks, roots of
+// very different sizes sharing a pool, and a GOMAXPROCS that moves (core's
+// DESIGN.md, "Workers in real programs"). Each compares with what a Go
+// user would write instead, in the same run.
+
+// percentile returns the q-quantile of sorted durations, in µs.
+func percentileMicros(sorted []time.Duration, q float64) float64 {
+	return float64(sorted[min(int(q*float64(len(sorted))), len(sorted)-1)].Nanoseconds()) / 1e3
+}
+
+// BenchmarkBlocking runs 64 iterations that each block for 10 ms (a sleep
+// standing in for a network call) on 2 workers:
+//
+//   - hint: par.ForEach with the sleep inside core.Blocking: spares stand
+//     in for the blocked workers at once (target <= 40 ms);
+//   - detected: the same loop without the hint: the governor sees the
+//     stall and starts spares;
+//   - fixed: without the hint and with WithMaxSpares(0), what a fixed pool
+//     of 2 does (64 x 10 ms / 2 = 320 ms);
+//   - goroutines: a goroutine per iteration and a WaitGroup (~10 ms).
+func BenchmarkBlocking(b *testing.B) {
+	const n, nap = 64, 10 * time.Millisecond
+	items := make([]int, n)
+	for _, c := range []struct {
+		name string
+		opts []core.Option
+		body func(*int)
+	}{
+		{"hint", nil, func(*int) { core.Blocking(func() { time.Sleep(nap) }) }},
+		{"detected", nil, func(*int) { time.Sleep(nap) }},
+		{"fixed", []core.Option{core.WithMaxSpares(0)}, func(*int) { time.Sleep(nap) }},
+	} {
+		b.Run(c.name+"/p=2", func(b *testing.B) {
+			pool := core.New(append([]core.Option{core.WithWorkers(2)}, c.opts...)...)
+			defer pool.Close()
+			for b.Loop() {
+				par.ForEach(items, func(_ int, x *int) { c.body(x) }, par.WithPool(pool))
+			}
+			b.ReportMetric(float64(pool.Stats().SparesStarted)/float64(b.N), "spares/op")
+		})
+	}
+	b.Run("goroutines", func(b *testing.B) {
+		for b.Loop() {
+			var wg sync.WaitGroup
+			for range n {
+				wg.Add(1)
+				go func() { defer wg.Done(); time.Sleep(nap) }()
+			}
+			wg.Wait()
+		}
+	})
+}
+
+// BenchmarkSpareStart measures how long a root submitted while every worker
+// of a 2-worker pool is blocked (in a task, on a channel, no hint) waits
+// before a spare runs it: the governor's detection delay. Each op blocks
+// both workers, lets the governor settle for a while (so that its interval
+// has backed off), then submits the root; it reports the median and 99th
+// percentile over the ops (target p50 <= 1 ms, p99 <= 10 ms).
+func BenchmarkSpareStart(b *testing.B) {
+	pool := core.New(core.WithWorkers(2))
+	defer pool.Close()
+	var lat []time.Duration
+	for b.Loop() {
+		release := make(chan struct{})
+		var inside, done sync.WaitGroup
+		inside.Add(2)
+		for range 2 {
+			done.Add(1)
+			go func() {
+				defer done.Done()
+				core.Run(pool, func(*core.Worker) int { inside.Done(); <-release; return 0 })
+			}()
+		}
+		inside.Wait()
+		b.StopTimer()
+		time.Sleep(20 * time.Millisecond) // the governor backs off to its longest interval
+		b.StartTimer()
+		submit := time.Now()
+		lat = append(lat, core.Run(pool, func(*core.Worker) time.Duration { return time.Since(submit) }))
+		close(release)
+		done.Wait()
+	}
+	slices.Sort(lat)
+	b.ReportMetric(percentileMicros(lat, 0.5), "p50-µs")
+	b.ReportMetric(percentileMicros(lat, 0.99), "p99-µs")
+}
+
+// BenchmarkFairness sorts 30 M ints with sortpar on 2 workers while other
+// goroutines, one every 2 ms, sort 20 k ints each on the same pool, and
+// reports the small sorts' latency (p50, p99) and the big sort's time
+// beside them and alone. The baseline is the same program with
+// slices.Sort in plain goroutines, which the Go scheduler time-slices.
+// Run with -benchtime 1x: one op is one big sort.
+func BenchmarkFairness(b *testing.B) {
+	bigN, smallN := 30_000_000, 20_000
+	if testing.Short() {
+		bigN = 3_000_000
+	}
+	in := make([]int, bigN)
+	rng := rand.New(rand.NewPCG(1, 2))
+	for i := range in {
+		in[i] = rng.Int()
+	}
+	big := make([]int, bigN)
+	for _, c := range []struct {
+		name string
+		sort func(pool *core.Pool, xs []int)
+	}{
+		{"gofork", func(pool *core.Pool, xs []int) { sortpar.SortWith(xs, sortpar.WithPool(pool)) }},
+		{"goroutines", func(_ *core.Pool, xs []int) { slices.Sort(xs) }},
+	} {
+		b.Run(c.name+"/p=2", func(b *testing.B) {
+			if runtime.GOMAXPROCS(0) != 2 {
+				b.Skip("run with GOMAXPROCS=2")
+			}
+			pool := core.New(core.WithWorkers(2))
+			defer pool.Close()
+			var lat []time.Duration
+			var alone, beside time.Duration
+			for b.Loop() {
+				copy(big, in)
+				start := time.Now()
+				c.sort(pool, big)
+				alone += time.Since(start)
+
+				copy(big, in)
+				bigDone := make(chan time.Duration)
+				go func() {
+					start := time.Now()
+					c.sort(pool, big)
+					bigDone <- time.Since(start)
+				}()
+				var mu sync.Mutex
+				var wg sync.WaitGroup
+				tick := time.NewTicker(2 * time.Millisecond)
+			loop:
+				for k := uint64(0); ; k++ {
+					select {
+					case d := <-bigDone:
+						beside += d
+						break loop
+					case <-tick.C:
+					}
+					wg.Add(1)
+					go func() {
+						defer wg.Done()
+						r := rand.New(rand.NewPCG(k, 3))
+						xs := make([]int, smallN)
+						for i := range xs {
+							xs[i] = r.Int()
+						}
+						start := time.Now()
+						c.sort(pool, xs)
+						d := time.Since(start)
+						mu.Lock()
+						lat = append(lat, d)
+						mu.Unlock()
+					}()
+				}
+				tick.Stop()
+				wg.Wait()
+			}
+			slices.Sort(lat)
+			b.ReportMetric(percentileMicros(lat, 0.5), "small-p50-µs")
+			b.ReportMetric(percentileMicros(lat, 0.99), "small-p99-µs")
+			b.ReportMetric(beside.Seconds()*1e3/float64(b.N), "big-ms")
+			b.ReportMetric(alone.Seconds()*1e3/float64(b.N), "big-alone-ms")
+		})
+	}
+}
+
+// BenchmarkDefault uses only the Default pool, as library code does, and is
+// meant for -cpu: `go test -run '^$' -bench BenchmarkDefault -cpu 1,2,4 .`
+// shows the scaling, since Default follows GOMAXPROCS; it reports the
+// number of workers Default ran.
+func BenchmarkDefault(b *testing.B) {
+	const n = 4_000_000
+	in := make([]int64, n)
+	rng := rand.New(rand.NewPCG(3, 4))
+	for i := range in {
+		in[i] = rng.Int64()
+	}
+	xs := make([]int64, n)
+	b.Run("sort", func(b *testing.B) {
+		for b.Loop() {
+			b.StopTimer()
+			copy(xs, in)
+			b.StartTimer()
+			sortpar.Sort(xs)
+		}
+		b.ReportMetric(float64(core.Default().Workers()), "workers")
+	})
+	b.Run("fib", func(b *testing.B) {
+		for b.Loop() {
+			sink = core.Run(core.Default(), func(w *core.Worker) int { return fib(w, 27) })
+		}
+		b.ReportMetric(float64(core.Default().Workers()), "workers")
+	})
+}

@@ -279,14 +279,14 @@ func (g *governor) processorsOversubscribed() bool {
 }
 
 // stalledWork reports whether work waits that any worker or spare could
-// take: a root in the injector or a shared frame on any worker. Roots in an
+// take: a root in the injector, a shared frame or a job on any worker. Roots in an
 // inbox are not counted: only their own worker may take them.
 func (p *Pool) stalledWork() bool {
 	if p.inj.n.Load() > 0 {
 		return true
 	}
 	for _, v := range p.roster.Load().all {
-		if v.dq.hasShared() {
+		if v.dq.hasShared() || v.jobs.size() > 0 {
 			return true
 		}
 	}

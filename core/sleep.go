@@ -199,10 +199,10 @@ func (w *Worker) signal() {
 	}
 }
 
-// sleep blocks w until it is woken. With latch != nil, w waits on that stolen
-// frame and is also woken when it completes. It returns true if the waker
-// already counts w as searching (see takeIdle).
-func (w *Worker) sleep(latch *frameHeader) (counted bool) {
+// sleep blocks w until it is woken. With latch != nil, w waits on it (a
+// stolen frame, a scope) and is also woken when it is done. It returns true
+// if the waker already counts w as searching (see takeIdle).
+func (w *Worker) sleep(latch latch) (counted bool) {
 	p := w.pool
 	s := &p.sleep
 	w.publish()
@@ -218,8 +218,7 @@ func (w *Worker) sleep(latch *frameHeader) (counted bool) {
 	s.mu.Unlock()
 
 	// Last check, after announcing (pairs with notifyWork's loads).
-	if p.workAvailable(w) || p.quit.Load() ||
-		latch != nil && !latch.state.CompareAndSwap(framePending, frameSleeping) {
+	if p.workAvailable(w) || p.quit.Load() || latch != nil && !latch.announce(w) {
 		s.mu.Lock()
 		p.removeIdle(w)
 		counted, w.counted = w.counted, false
@@ -235,7 +234,7 @@ func (w *Worker) sleep(latch *frameHeader) (counted bool) {
 	counted, w.counted = w.counted, false
 	s.mu.Unlock()
 	if latch != nil {
-		latch.state.CompareAndSwap(frameSleeping, framePending)
+		latch.withdraw(w)
 	}
 	return counted
 }
@@ -254,11 +253,11 @@ func (w *Worker) waitWake() {
 // in the injector or its inbox, or a shared frame on any worker (the same
 // workers trySteal looks at: active ones and extras).
 func (p *Pool) workAvailable(w *Worker) bool {
-	if p.inj.n.Load() > 0 || w.inbox.head.Load() != nil {
+	if p.inj.n.Load() > 0 || w.inbox.head.Load() != nil || w.jobs.size() > 0 {
 		return true
 	}
 	for _, v := range p.roster.Load().all {
-		if v != w && v.dq.hasShared() {
+		if v != w && (v.dq.hasShared() || v.jobs.size() > 0) {
 			return true
 		}
 	}

@@ -38,6 +38,12 @@ type Worker struct {
 	// inbox receives roots submitted to this worker by RunOn.
 	inbox inbox
 
+	// jobs holds the tasks this worker forked with Scope.Go (jobs.go),
+	// and jobFree the job records it may reuse (owner only).
+	jobs       jobDeque
+	jobFree    *job
+	jobFreeLen int
+
 	asleep    bool // in the pool's idle list; guarded by the pool's sleep.mu
 	counted   bool // a waker counted this worker as searching; guarded by sleep.mu
 	activated bool // a spare handed work by activateSpare; guarded by sleep.mu
@@ -175,20 +181,27 @@ func (w *Worker) parkLimited() (quit bool) {
 	return p.quit.Load()
 }
 
-// search looks for work and runs one task if it finds some. It returns true
-// if it ran a task, false if it gave up (after searchRounds passes under the
-// Lazy scheduler, or for a spare), when latch is done, when w is beyond the
-// limit (it then takes only its inbox), or when the pool is quitting. While
-// waiting on a stolen frame (latch != nil), leap is the thief to steal back
-// from first. counted says a waker already counted w as searching.
-func (w *Worker) search(latch *frameHeader, leap int, counted bool) bool {
+// search looks for work and runs one task if it finds some: its own jobs
+// first (Scope.Go, newest first), then its inbox, a root that has waited
+// too long, a steal, the injector. It returns true if it ran a task, false
+// if it gave up (after searchRounds passes under the Lazy scheduler, or for
+// a spare), when latch is done, when w is beyond the limit (it then takes
+// only its inbox), or when the pool is quitting. While waiting on a stolen
+// frame, leap is the thief to steal back from first. counted says a waker
+// already counted w as searching.
+func (w *Worker) search(latch latch, leap int, counted bool) bool {
 	p := w.pool
 	if !counted {
 		p.addSearching(w, 1)
 	}
 	for round := 0; ; round++ {
-		if latch != nil && latch.state.Load() == frameDone {
+		if latch != nil && latch.probe() {
 			break
+		}
+		if j := w.jobs.pop(); j != nil {
+			w.found()
+			w.runJob(j)
+			return true
 		}
 		if r := w.inbox.take(); r != nil {
 			w.found()
@@ -203,9 +216,14 @@ func (w *Worker) search(latch *frameHeader, leap int, counted bool) bool {
 			w.runRoot(r, false)
 			return true
 		}
-		if h, victim := w.trySteal(leap); h != nil {
+		if h, j, victim := w.trySteal(leap); h != nil {
 			w.found()
 			w.runStolen(h, victim)
+			return true
+		} else if j != nil {
+			w.found()
+			w.stolen++
+			w.runJob(j)
 			return true
 		}
 		if r := p.inj.pop(); r != nil {
@@ -249,14 +267,14 @@ func (w *Worker) found() {
 // trySteal makes one pass over the victims, starting with leap if it is a
 // valid worker other than w, then with draws from w's victim distribution
 // over the active workers, then over the extras (spares, workers beyond the
-// limit), each looked at with one load. It returns the frame taken and the
-// ID of its owner, or nil.
-func (w *Worker) trySteal(leap int) (*frameHeader, int) {
+// limit), each looked at with one load. From each victim it takes the
+// oldest frame, or else the oldest job. It returns what it took (a frame h
+// or a job j) and the ID of its owner, or nils.
+func (w *Worker) trySteal(leap int) (h *frameHeader, j *job, owner int) {
 	r := w.pool.roster.Load() // pairs with the Store in publish
 	if leap >= 0 && leap != w.id && leap < len(r.all) {
-		w.stealAttempts++
-		if h, res := r.all[leap].dq.steal(); res == stealSuccess {
-			return h, leap
+		if h, j, _ := w.stealFrom(r.all[leap]); h != nil || j != nil {
+			return h, j, leap
 		}
 	}
 	n := len(r.active)
@@ -283,25 +301,36 @@ func (w *Worker) trySteal(leap int) (*frameHeader, int) {
 			if v == w {
 				continue
 			}
-			w.stealAttempts++
-			h, res := v.dq.steal()
-			switch res {
-			case stealSuccess:
-				return h, v.id
-			case stealLost:
-				retry = true
+			h, j, lost := w.stealFrom(v)
+			if h != nil || j != nil {
+				return h, j, v.id
 			}
+			retry = retry || lost
 		}
 	}
 	for _, v := range r.extras {
-		if v != w && v.dq.hasShared() {
-			w.stealAttempts++
-			if h, res := v.dq.steal(); res == stealSuccess {
-				return h, v.id
+		if v != w && (v.dq.hasShared() || v.jobs.size() > 0) {
+			if h, j, _ := w.stealFrom(v); h != nil || j != nil {
+				return h, j, v.id
 			}
 		}
 	}
-	return nil, -1
+	return nil, nil, -1
+}
+
+// stealFrom tries v's oldest shared frame, then its oldest job; lost says
+// a race was lost, so a retry may succeed.
+func (w *Worker) stealFrom(v *Worker) (h *frameHeader, j *job, lost bool) {
+	w.stealAttempts++
+	h, res := v.dq.steal()
+	if res == stealSuccess {
+		return h, nil, false
+	}
+	j, jres := v.jobs.steal()
+	if jres == stealSuccess {
+		return nil, j, false
+	}
+	return nil, nil, res == stealLost || jres == stealLost
 }
 
 // next returns a pseudo-random 64-bit number (xorshift64*).
@@ -336,8 +365,11 @@ func (w *Worker) runRoot(r *rootHeader, busy bool) {
 		w.rootsBusy++
 	}
 	w.pool.rootStarted(r)
+	waited := r.done != nil
 	w.runTask(r.job, nil, -1, r)
-	runtime.Gosched()
+	if waited {
+		runtime.Gosched()
+	}
 }
 
 // runTask runs a task, the stolen frame h of owner or the root r, and
@@ -382,51 +414,34 @@ func (w *Worker) checkDepth(depth uint32) {
 func (w *Worker) complete(h *frameHeader, owner int, r *rootHeader, pe *PanicError) {
 	w.publish()
 	if r != nil {
+		p := w.pool
+		p.inflight.Add(-1) // the governor may rest once no root is in flight
+		if r.done == nil {
+			// A detached root (a Scope task submitted from outside): its
+			// scope counts it done; nobody waits for it here.
+			p.runs.Done()
+			return
+		}
 		r.panicked = pe
-		w.pool.inflight.Add(-1) // the governor may rest once no root is in flight
-		r.done <- struct{}{}    // publishes the result; the caller's receive pairs with it
+		r.done <- struct{}{} // publishes the result; the caller's receive pairs with it
 		return
 	}
 	h.panicked = pe
 	// Subtle: once state is frameDone the owner may reuse the frame, so
 	// nothing below may touch h.
-	if h.state.Swap(frameDone) == frameSleeping { // publish res and panicked; pairs with state.Load in waitStolen
+	if h.state.Swap(frameDone) == frameSleeping { // publish res and panicked; pairs with state.Load in probe
 		p := w.pool
 		p.wakeWorker(p.roster.Load().all[owner])
 	}
 }
 
-// waitStolen waits until the stolen frame h at slot i of w's deque completes,
-// running other work meanwhile: first what the thief has shared (its frames
-// are all descendants of h, so this keeps the stack bounded), then anything
-// else, then sleeping. It returns what the frame panicked with.
+// waitStolen waits until the stolen frame h at slot i of w's deque
+// completes, running other work meanwhile (helpUntil), then takes the slot
+// back. It returns what the frame panicked with.
 func (w *Worker) waitStolen(h *frameHeader, i uint32) *PanicError {
 	// head is still i+1: slot i stays reserved while work run here uses the
 	// slots above it.
-	counted := false
-	for h.state.Load() != frameDone { // pairs with the thief's Swap in runStolen
-		if !w.spare && w.limited() {
-			// Beyond the limit: help nobody, wait for the thief.
-			if counted {
-				w.pool.addSearching(w, -1)
-				counted = false
-			}
-			w.waitLatch(h)
-			break
-		}
-		if w.search(h, int(h.thief.Load())-1, counted) {
-			counted = false
-			continue
-		}
-		counted = false
-		if h.state.Load() == frameDone {
-			break
-		}
-		counted = w.sleep(h)
-	}
-	if counted {
-		w.pool.addSearching(w, -1) // woken by a waker but not searching any more
-	}
+	w.helpUntil(h, int(h.thief.Load())-1)
 	w.dq.stolenReturn(i)
 	h.thief.Store(0)
 	h.state.Store(framePending)
@@ -435,20 +450,47 @@ func (w *Worker) waitStolen(h *frameHeader, i uint32) *PanicError {
 	return pe
 }
 
-// waitLatch blocks until the stolen frame h completes, outside the idle
-// list: the thief that completes it sees frameSleeping and wakes w.
-// Spurious tokens (a limit change, a stale one) only make it look again.
-func (w *Worker) waitLatch(h *frameHeader) {
-	for {
-		switch h.state.Load() {
-		case frameDone:
-			return
-		case framePending:
-			if !h.state.CompareAndSwap(framePending, frameSleeping) { // announce; pairs with the thief's Swap
-				continue // the thief finished meanwhile
+// helpUntil returns once l is done, running other work meanwhile: first
+// what leap (a thief, or -1) has shared (for a stolen frame, its frames are
+// all descendants of the frame, so this keeps the stack bounded), then
+// anything else, then sleeping until l is done or work appears. A worker
+// beyond the limit helps nobody: it waits on l alone.
+func (w *Worker) helpUntil(l latch, leap int) {
+	counted := false
+	for !l.probe() {
+		if !w.spare && w.limited() {
+			if counted {
+				w.pool.addSearching(w, -1)
+				counted = false
 			}
+			w.waitLatch(l)
+			break
 		}
-		<-w.wake
+		if w.search(l, leap, counted) {
+			counted = false
+			continue
+		}
+		counted = false
+		if l.probe() {
+			break
+		}
+		counted = w.sleep(l)
+	}
+	if counted {
+		w.pool.addSearching(w, -1) // woken by a waker but not searching any more
+	}
+}
+
+// waitLatch blocks until l is done, outside the idle list: whoever
+// completes it sees the announcement and wakes w. Spurious tokens (a limit
+// change, a stale one) only make it look again.
+func (w *Worker) waitLatch(l latch) {
+	for !l.probe() {
+		if !l.announce(w) {
+			return
+		}
+		w.waitWake()
+		l.withdraw(w)
 	}
 }
 

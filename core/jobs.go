@@ -1,0 +1,163 @@
+package core
+
+import "sync/atomic"
+
+// A job is a task forked by Scope.Go: run fn(w, arg) as a task of its own
+// and count it done in scope. Unlike a Join's frame it is not tied to the
+// forking task's stack: any task, or a goroutine outside the pool, may fork
+// one, and any task may wait for its scope. Jobs live on a per-worker deque
+// of their own (jobDeque), beside the frames.
+type job struct {
+	fn    func(*Worker, any)
+	arg   any
+	scope *Scope
+	next  *job       // the worker's free list
+	root  rootHeader // used when the job was submitted from outside (Scope.Go with no worker)
+}
+
+func (j *job) execute(w *Worker) { w.runJob(j) }
+
+func (j *job) release() {}
+
+// getJob returns a job record from w's free list, or a new one (w may be
+// nil: from outside a task).
+func getJob(w *Worker) *job {
+	if w != nil {
+		if j := w.jobFree; j != nil {
+			w.jobFree = j.next
+			w.jobFreeLen--
+			j.next = nil
+			return j
+		}
+	}
+	j := &job{}
+	j.root.job = j
+	return j
+}
+
+// putJob returns a finished job's record to w's free list.
+func (w *Worker) putJob(j *job) {
+	j.fn, j.arg, j.scope = nil, nil, nil
+	if w.jobFreeLen < jobFreeMax {
+		j.next = w.jobFree
+		w.jobFree = j
+		w.jobFreeLen++
+	}
+}
+
+// jobFreeMax bounds a worker's free list of job records: a worker that runs
+// more jobs than it forks (a thief) would otherwise collect them all.
+const jobFreeMax = 1024
+
+// jobDeque is a worker's deque of jobs: the Chase-Lev deque ("Dynamic
+// circular work-stealing deque", D. Chase and Y. Lev, SPAA 2005), with
+// every access through sequentially consistent atomics, which is the
+// model the paper's proof assumes (Lê, Pop, Cohen and Zappa Nardelli, PPoPP
+// 2013, give the weaker orders C11 would allow; Go has only these). The
+// owner pushes and pops at bottom; thieves take from top.
+//
+// Invariants:
+//
+//	J1  top only grows (thieves and the owner's last-element pop CAS it
+//	    up by one), so a CAS on top never succeeds against a stale value
+//	    by ABA.
+//	J2  the jobs are slots [top, bottom) of ring; a thief reads slot t only
+//	    with t < bottom as it loaded it, and claims it by CAS of top from t.
+//	J3  a ring is never written again once replaced by grow: a thief still
+//	    holding it reads the jobs it held, which grow copied, and its CAS
+//	    on top decides whether the one it read is its to run.
+//
+// A job costs two atomic stores on the owner's side (push's store of
+// bottom, pop's) where a frame costs none: jobs are for Scope.Go, whose
+// tasks are a microsecond and up, not for the fork fast path.
+type jobDeque struct {
+	top atomic.Int64 // next job to steal; CAS by thieves and by the owner's last pop
+	_   [cacheLinePad - 8]byte
+	// bottom is the next free slot; written by the owner only.
+	bottom atomic.Int64
+	ring   atomic.Pointer[jobRing] // replaced by the owner on growth
+	_      [cacheLinePad - 16]byte
+}
+
+type jobRing struct {
+	slots []atomic.Pointer[job]
+	mask  int64
+}
+
+func newJobRing(n int) *jobRing {
+	return &jobRing{slots: make([]atomic.Pointer[job], n), mask: int64(n - 1)}
+}
+
+// jobDequeInitial is a job deque's first capacity; it doubles as needed.
+const jobDequeInitial = 32
+
+// push adds j at the bottom. Owner only.
+func (d *jobDeque) push(j *job) {
+	b := d.bottom.Load()
+	t := d.top.Load()
+	r := d.ring.Load()
+	if r == nil || b-t >= int64(len(r.slots)) {
+		r = d.grow(r, t, b)
+	}
+	r.slots[b&r.mask].Store(j)
+	d.bottom.Store(b + 1) // publish slot b; pairs with bottom.Load in steal
+}
+
+// grow copies the jobs [t, b) into a ring twice as large and publishes it
+// (J3). Owner only.
+func (d *jobDeque) grow(old *jobRing, t, b int64) *jobRing {
+	n := jobDequeInitial
+	if old != nil {
+		n = 2 * len(old.slots)
+	}
+	r := newJobRing(n)
+	for i := t; i < b; i++ {
+		r.slots[i&r.mask].Store(old.slots[i&old.mask].Load())
+	}
+	d.ring.Store(r) // before bottom moves past the old capacity
+	return r
+}
+
+// pop takes the newest job, or returns nil. Owner only.
+func (d *jobDeque) pop() *job {
+	b := d.bottom.Load() - 1
+	r := d.ring.Load()
+	if r == nil {
+		return nil
+	}
+	d.bottom.Store(b) // claim slot b before looking at top; pairs with the thieves' bottom.Load
+	t := d.top.Load()
+	if t > b { // empty: undo
+		d.bottom.Store(b + 1)
+		return nil
+	}
+	j := r.slots[b&r.mask].Load()
+	if t == b {
+		// The last job: race the thieves for it on top (J1).
+		if !d.top.CompareAndSwap(t, t+1) {
+			j = nil // a thief took it
+		}
+		d.bottom.Store(b + 1)
+	}
+	return j
+}
+
+// steal takes the oldest job. Any worker but the owner.
+func (d *jobDeque) steal() (*job, stealResult) {
+	t := d.top.Load()
+	b := d.bottom.Load() // after top: pairs with the owner's bottom stores
+	if t >= b {
+		return nil, stealEmpty
+	}
+	r := d.ring.Load()
+	j := r.slots[t&r.mask].Load() // J2: t < b, so slot t holds a job pushed before b was stored
+	if !d.top.CompareAndSwap(t, t+1) {
+		return nil, stealLost // another thief or the owner's last pop won it
+	}
+	return j, stealSuccess
+}
+
+// size returns a snapshot of the number of jobs waiting; any goroutine.
+func (d *jobDeque) size() int64 {
+	return max(d.bottom.Load()-d.top.Load(), 0)
+}

@@ -1,0 +1,306 @@
+package core
+
+import (
+	"strconv"
+	"sync"
+	"sync/atomic"
+)
+
+// A Scope counts tasks forked with Go, which may run in parallel on a pool,
+// and lets Wait return once they are all done: a dynamic set of tasks, for
+// work whose shape is not a tree known in advance (a crawl, a walk whose
+// children are found as it goes). It is rayon's scope and TBB's
+// task_group; package par builds its errgroup-shaped Group on it.
+//
+// Go from inside a task of the pool pushes the new task on the calling
+// worker's job deque, where thieves take it, without a goroutine; from
+// outside it submits it to the pool. Wait from inside a task keeps the
+// worker busy (it runs the scope's tasks and any other work it finds)
+// instead of blocking it; from outside it parks the goroutine. Tasks may
+// call Go on their own scope and on others, and Wait on other scopes.
+//
+// The zero Scope is ready to use; a Scope must not be copied after first
+// use. Go after Wait has returned starts a new round. A panic in a task is
+// caught, the other tasks run on, and the next Wait panics with the first
+// one as a *PanicError (once the scope's tasks are all done).
+type Scope struct {
+	// n counts the tasks forked and not finished (including those a Go
+	// blocked on SetLimit has reserved); Wait returns when it is 0.
+	n atomic.Int64
+	// limit bounds n for Go and TryGo (SetLimit); < 0: no limit.
+	limit atomic.Int64
+	// limitSet tells a zero Scope (limit 0 means "none" then) from SetLimit(0).
+	limitSet atomic.Bool
+	// panicked is the first panic of a task since the last Wait.
+	panicked atomic.Pointer[PanicError]
+
+	mu sync.Mutex
+	// waiters are the Waits and the blocked Gos sleeping until n drops
+	// below their threshold; guarded by mu.
+	waiters []*scopeLatch
+	// hasWaiters is len(waiters) > 0, readable without mu: a finishing task
+	// takes mu only when someone waits.
+	hasWaiters atomic.Bool
+}
+
+// SetLimit bounds the number of the scope's tasks forked and not finished
+// to n: Go then blocks (running other work, inside a task) until one
+// finishes, and TryGo reports false. n < 0 removes the limit. It must not
+// be called while tasks of the scope run.
+func (s *Scope) SetLimit(n int) {
+	if s.n.Load() != 0 {
+		panic("core: SetLimit on a Scope with " + strconv.FormatInt(s.n.Load(), 10) + " tasks running")
+	}
+	s.limit.Store(int64(n))
+	s.limitSet.Store(true)
+}
+
+// bound returns the limit on n, or -1.
+func (s *Scope) bound() int64 {
+	if !s.limitSet.Load() {
+		return -1
+	}
+	return s.limit.Load()
+}
+
+// Go forks fn as a task of the scope on pool p and returns; fn receives the
+// worker that runs it. Called from a task of p, it pushes the task on the
+// worker's deque (thieves take the oldest first) and allocates nothing in
+// steady state; from outside it submits it to p. With a limit reached, Go
+// waits until a task of the scope finishes, as Wait does. It panics if p
+// or fn is nil or p is closed.
+func (s *Scope) Go(p *Pool, fn func(w *Worker)) {
+	if fn == nil {
+		panic("core: Scope.Go with a nil function")
+	}
+	s.GoWith(p, callFunc, fn)
+}
+
+func callFunc(w *Worker, arg any) { arg.(func(*Worker))(w) }
+
+// GoWith is Go for fn(w, arg): with fn a top-level function or a method
+// value made once, and arg a pointer, a func value or another value that
+// fits an interface without allocating, a fork allocates nothing at all
+// (Go's fn is usually a closure made for the call).
+func (s *Scope) GoWith(p *Pool, fn func(w *Worker, arg any), arg any) {
+	if p == nil {
+		panic("core: Scope.Go on a nil *Pool")
+	}
+	if fn == nil {
+		panic("core: Scope.Go with a nil function")
+	}
+	w := p.currentWorker()
+	if limit := s.bound(); limit >= 0 {
+		s.reserve(p, w, limit)
+	} else {
+		s.n.Add(1)
+	}
+	s.fork(p, w, fn, arg)
+}
+
+// TryGo is Go that forks fn only if the limit allows it now, and reports
+// whether it did.
+func (s *Scope) TryGo(p *Pool, fn func(w *Worker)) bool {
+	if p == nil {
+		panic("core: Scope.TryGo on a nil *Pool")
+	}
+	if fn == nil {
+		panic("core: Scope.TryGo with a nil function")
+	}
+	if limit := s.bound(); limit >= 0 {
+		for {
+			v := s.n.Load()
+			if v >= limit {
+				return false
+			}
+			if s.n.CompareAndSwap(v, v+1) {
+				break
+			}
+		}
+	} else {
+		s.n.Add(1)
+	}
+	s.fork(p, p.currentWorker(), callFunc, fn)
+	return true
+}
+
+// reserve counts one more task, waiting while limit tasks run.
+func (s *Scope) reserve(p *Pool, w *Worker, limit int64) {
+	for {
+		v := s.n.Load()
+		if v < limit {
+			if s.n.CompareAndSwap(v, v+1) {
+				return
+			}
+			continue
+		}
+		s.await(p, w, limit)
+	}
+}
+
+// fork pushes or submits a task already counted in n.
+func (s *Scope) fork(p *Pool, w *Worker, fn func(*Worker, any), arg any) {
+	j := getJob(w)
+	j.fn, j.arg, j.scope = fn, arg, s
+	if w != nil {
+		w.jobs.push(j)
+		if p.sleep.counts.Load() != 0 {
+			p.notifyWork(w) // someone idles: wake a sleeper if nobody searches
+		} else {
+			p.gov.poke()
+		}
+		return
+	}
+	j.root.done = nil // detached: nobody waits for this root itself
+	p.submit(&j.root)
+}
+
+// Wait waits until every task forked by Go on the scope has finished, then
+// panics with the first panic of a task, if any. Called from a task of p it
+// runs the scope's tasks (and other work) meanwhile; from outside it parks
+// the calling goroutine. It panics if p is nil.
+func (s *Scope) Wait(p *Pool) {
+	if p == nil {
+		panic("core: Scope.Wait on a nil *Pool")
+	}
+	s.await(p, p.currentWorker(), 1)
+	if pe := s.panicked.Swap(nil); pe != nil {
+		panic(pe)
+	}
+}
+
+// Pending returns the number of tasks forked and not yet finished.
+func (s *Scope) Pending() int { return int(s.n.Load()) }
+
+// await returns once fewer than below tasks of the scope are unfinished:
+// from inside a task (w != nil) it helps meanwhile, as a worker waiting on
+// a stolen frame does; from outside it parks.
+func (s *Scope) await(p *Pool, w *Worker, below int64) {
+	if s.n.Load() < below {
+		return
+	}
+	l := &scopeLatch{s: s, below: below}
+	if w == nil {
+		l.ch = make(chan struct{}, 1)
+		if l.announce(nil) {
+			<-l.ch // pairs with the send in finish
+		}
+		return
+	}
+	w.helpUntil(l, -1)
+}
+
+// finish counts one task of the scope done and wakes the waiters whose
+// threshold n has dropped below.
+func (s *Scope) finish() {
+	v := s.n.Add(-1)
+	if !s.hasWaiters.Load() { // pairs with the Store in announce (Dekker: see scopeLatch)
+		return
+	}
+	var wake []*scopeLatch
+	s.mu.Lock()
+	keep := s.waiters[:0]
+	for _, l := range s.waiters {
+		if v < l.below {
+			l.fired.Store(true)
+			wake = append(wake, l)
+		} else {
+			keep = append(keep, l)
+		}
+	}
+	clear(s.waiters[len(keep):])
+	s.waiters = keep
+	s.hasWaiters.Store(len(keep) > 0)
+	s.mu.Unlock()
+	for _, l := range wake {
+		if l.w != nil {
+			l.w.pool.wakeWorker(l.w)
+		} else {
+			l.ch <- struct{}{}
+		}
+	}
+}
+
+// A scopeLatch is one waiter of a scope: a Wait (below 1) or a Go blocked on
+// the limit (below the limit), inside a task (w) or outside (ch).
+//
+// No wake-up is lost (Dekker, as in DESIGN.md "Sleep and wake"): announce
+// adds the latch to the waiters and stores hasWaiters, then loads n;
+// finish adds to n, then loads hasWaiters. With sequentially consistent
+// atomics, either announce sees the new n (and withdraws), or finish sees
+// hasWaiters and takes mu after announce released it, finding the latch.
+type scopeLatch struct {
+	s     *Scope
+	below int64
+	w     *Worker       // the waiting worker, or nil
+	ch    chan struct{} // the waiting goroutine's signal (buffered 1), if w is nil
+	fired atomic.Bool   // finish took it off the list and wakes it
+}
+
+func (l *scopeLatch) probe() bool { return l.fired.Load() || l.s.n.Load() < l.below }
+
+func (l *scopeLatch) announce(w *Worker) bool {
+	s := l.s
+	l.w = w
+	l.fired.Store(false)
+	s.mu.Lock()
+	s.waiters = append(s.waiters, l)
+	s.hasWaiters.Store(true)
+	if s.n.Load() < l.below { // after hasWaiters: pairs with finish's Add
+		s.drop(l)
+		s.mu.Unlock()
+		return false
+	}
+	s.mu.Unlock()
+	return true
+}
+
+func (l *scopeLatch) withdraw(w *Worker) {
+	if l.fired.Load() {
+		return // finish took it off the list
+	}
+	s := l.s
+	s.mu.Lock()
+	s.drop(l)
+	s.mu.Unlock()
+}
+
+// drop removes l from the waiters. Caller holds mu.
+func (s *Scope) drop(l *scopeLatch) {
+	for k, x := range s.waiters {
+		if x == l {
+			last := len(s.waiters) - 1
+			s.waiters[k] = s.waiters[last]
+			s.waiters[last] = nil
+			s.waiters = s.waiters[:last]
+			break
+		}
+	}
+	s.hasWaiters.Store(len(s.waiters) > 0)
+}
+
+// runJob runs the job j on w as a task of its own: its own base depth, its
+// spawns synced, its panic (or runtime.Goexit) recorded in its scope and
+// never propagated, and the scope counted done whatever happens.
+func (w *Worker) runJob(j *job) {
+	s := j.scope
+	depth, outer := w.dq.head, w.base
+	w.base = depth
+	normal := false
+	defer func() {
+		if !normal {
+			v := recover()
+			if v == nil { // runtime.Goexit (see runTask)
+				v = ErrGoexit
+			}
+			s.panicked.CompareAndSwap(nil, wrapPanic(v))
+			w.unwind(depth)
+		}
+		w.base = outer
+		s.finish()
+	}()
+	j.fn(w, j.arg)
+	w.checkDepth(depth)
+	normal = true
+	w.putJob(j)
+}

@@ -1,0 +1,262 @@
+package core
+
+import (
+	"errors"
+	"math/rand/v2"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"testing"
+)
+
+// TestJobDequeStress: one owner pushes and pops jobs while thieves steal;
+// every job is taken exactly once, across ring growth.
+func TestJobDequeStress(t *testing.T) {
+	for _, thieves := range []int{1, 3} {
+		n := scale(400_000)
+		if raceEnabled {
+			n /= 4
+		}
+		var d jobDeque
+		jobs := make([]job, n)
+		index := func(j *job) int { return j.arg.(int) }
+		for i := range jobs {
+			jobs[i].arg = i
+		}
+		taken := make([]atomic.Int32, n)
+		var stop atomic.Bool
+		var stolen atomic.Int64
+		var wg sync.WaitGroup
+		for range thieves {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for !stop.Load() {
+					if j, r := d.steal(); r == stealSuccess {
+						taken[index(j)].Add(1)
+						stolen.Add(1)
+					} else if r == stealEmpty {
+						runtime.Gosched()
+					}
+				}
+			}()
+		}
+		rng := rand.New(rand.NewPCG(2, uint64(thieves)))
+		for next := 0; next < n || d.size() > 0; {
+			for b := 1 + rng.IntN(300); b > 0 && next < n; b-- {
+				d.push(&jobs[next])
+				next++
+			}
+			for p := rng.IntN(200); p > 0; p-- {
+				if j := d.pop(); j != nil {
+					taken[index(j)].Add(1)
+				}
+			}
+			if rng.IntN(8) == 0 {
+				runtime.Gosched()
+			}
+		}
+		stop.Store(true)
+		wg.Wait()
+		for i := range taken {
+			if c := taken[i].Load(); c != 1 {
+				t.Fatalf("thieves=%d: job %d taken %d times", thieves, i, c)
+			}
+		}
+		t.Logf("thieves=%d: %d jobs, %d stolen", thieves, n, stolen.Load())
+	}
+}
+
+// walkScope forks a task per child of a random tree node on s, from inside
+// the tasks themselves, and counts the nodes it visits.
+func walkScope(s *Scope, p *Pool, seed uint64, depth int, count *atomic.Int64) {
+	count.Add(1)
+	if depth == 0 {
+		return
+	}
+	kids := int(splitmix(seed) % 5)
+	for k := range kids {
+		child := splitmix(seed + uint64(k) + 1)
+		s.Go(p, func(*Worker) { walkScope(s, p, child, depth-1, count) })
+	}
+}
+
+func walkSerial(seed uint64, depth int) int64 {
+	if depth == 0 {
+		return 1
+	}
+	n := int64(1)
+	for k := range int(splitmix(seed) % 5) {
+		n += walkSerial(splitmix(seed+uint64(k)+1), depth-1)
+	}
+	return n
+}
+
+// TestScopeTree walks random trees whose tasks fork their children on the
+// scope as they find them (the errgroup crawl pattern), waited for from
+// inside a task and from outside: every node exactly once, against a
+// serial count.
+func TestScopeTree(t *testing.T) {
+	for _, workers := range []int{1, 2, 4, 8} {
+		pool := New(WithWorkers(workers))
+		for seed := range uint64(20) {
+			want := walkSerial(seed, 7)
+			var s Scope
+			var got atomic.Int64
+			if seed%2 == 0 {
+				Run(pool, func(w *Worker) int {
+					walkScope(&s, pool, seed, 7, &got)
+					s.Wait(pool)
+					return 0
+				})
+			} else {
+				walkScope(&s, pool, seed, 7, &got) // Go from outside, then tasks fork more
+				s.Wait(pool)
+			}
+			if got.Load() != want || s.Pending() != 0 {
+				t.Fatalf("P=%d seed %d: visited %d nodes, want %d (pending %d)", workers, seed, got.Load(), want, s.Pending())
+			}
+		}
+		pool.Close()
+	}
+}
+
+// TestScopeLimit: with SetLimit(3), never more than 3 tasks of the scope
+// run at once, TryGo refuses when 3 are running, and Go blocks (helping)
+// until one finishes.
+func TestScopeLimit(t *testing.T) {
+	pool := New(WithWorkers(4))
+	defer pool.Close()
+	for _, inside := range []bool{true, false} {
+		var s Scope
+		s.SetLimit(3)
+		var running, most, ran atomic.Int64
+		release := make(chan struct{})
+		task := func(*Worker) {
+			k := running.Add(1)
+			for m := most.Load(); k > m && !most.CompareAndSwap(m, k); m = most.Load() {
+			}
+			<-release
+			running.Add(-1)
+			ran.Add(1)
+		}
+		fork := func() {
+			for range 3 {
+				s.Go(pool, task)
+			}
+			if s.TryGo(pool, task) {
+				t.Error("TryGo forked a fourth task with a limit of 3")
+			}
+			close(release)
+			for range 50 {
+				s.Go(pool, func(w *Worker) { task(w) })
+			}
+			s.Wait(pool)
+		}
+		if inside {
+			Run(pool, func(*Worker) int { fork(); return 0 })
+		} else {
+			fork()
+		}
+		if most.Load() > 3 || ran.Load() != 53 {
+			t.Fatalf("inside=%v: %d tasks ran, at most %d at once; want 53 and <= 3", inside, ran.Load(), most.Load())
+		}
+	}
+}
+
+// TestScopePanic: a panicking task does not stop the others, and Wait
+// panics with the first panic; the scope is usable afterwards.
+func TestScopePanic(t *testing.T) {
+	pool := New(WithWorkers(2))
+	defer pool.Close()
+	var s Scope
+	boom := errors.New("boom")
+	var ran atomic.Int64
+	for i := range 100 {
+		s.Go(pool, func(*Worker) {
+			ran.Add(1)
+			if i == 37 {
+				panic(boom)
+			}
+		})
+	}
+	v := catch(func() { s.Wait(pool) })
+	if pe, ok := v.(*PanicError); !ok || !errors.Is(pe, boom) {
+		t.Fatalf("Wait panicked with %v, want a *PanicError wrapping boom", v)
+	}
+	if ran.Load() != 100 {
+		t.Fatalf("%d of 100 tasks ran", ran.Load())
+	}
+	s.Go(pool, func(*Worker) { ran.Add(1) })
+	s.Wait(pool) // a new round, no panic left
+	if ran.Load() != 101 {
+		t.Fatalf("the second round did not run")
+	}
+}
+
+// TestScopeManyTinyTasks forks 10^6 (10^5 with -short or -race) empty
+// tasks from one task and from 100 goroutines outside the pool.
+func TestScopeManyTinyTasks(t *testing.T) {
+	n := 1_000_000
+	if testing.Short() || raceEnabled {
+		n = 100_000
+	}
+	pool := New(WithWorkers(2))
+	defer pool.Close()
+	var s Scope
+	var ran atomic.Int64
+	inc := func(*Worker) { ran.Add(1) }
+	Run(pool, func(*Worker) int {
+		for range n {
+			s.Go(pool, inc)
+		}
+		s.Wait(pool)
+		return 0
+	})
+	if ran.Load() != int64(n) {
+		t.Fatalf("inside: %d of %d tasks ran", ran.Load(), n)
+	}
+	ran.Store(0)
+	var wg sync.WaitGroup
+	for range 100 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range n / 100 {
+				s.Go(pool, inc)
+			}
+		}()
+	}
+	wg.Wait()
+	s.Wait(pool)
+	if ran.Load() != int64(n) {
+		t.Fatalf("outside: %d of %d tasks ran", ran.Load(), n)
+	}
+}
+
+// TestScopeNoAllocs: GoWith from inside a task allocates nothing in steady
+// state.
+func TestScopeNoAllocs(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector allocates")
+	}
+	pool := New(WithWorkers(1))
+	defer pool.Close()
+	var s Scope
+	var sum atomic.Int64
+	add := func(_ *Worker, a any) { sum.Add(int64(*a.(*int))) }
+	one := 1
+	run := func() {
+		Run(pool, func(*Worker) int {
+			for range 1000 {
+				s.GoWith(pool, add, &one)
+			}
+			s.Wait(pool)
+			return 0
+		})
+	}
+	run() // warm the free list
+	if allocs := testing.AllocsPerRun(20, run); allocs > 2 {
+		t.Fatalf("1000 GoWith and a Wait inside a task allocated %.1f times per Run", allocs)
+	}
+}

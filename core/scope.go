@@ -1,6 +1,7 @@
 package core
 
 import (
+	"runtime"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -169,6 +170,20 @@ func (s *Scope) Wait(p *Pool) {
 	}
 }
 
+// WaitBelow waits until fewer than n tasks forked by Go on the scope are
+// unfinished, as Wait waits for none (a pipeline that keeps n tasks in
+// flight waits this way before it forks the next); it does not raise their
+// panics. It panics if p is nil or n < 1.
+func (s *Scope) WaitBelow(p *Pool, n int) {
+	if p == nil {
+		panic("core: Scope.WaitBelow on a nil *Pool")
+	}
+	if n < 1 {
+		panic("core: Scope.WaitBelow(" + strconv.Itoa(n) + "): n must be at least 1")
+	}
+	s.await(p, p.currentWorker(), int64(n))
+}
+
 // Pending returns the number of tasks forked and not yet finished.
 func (s *Scope) Pending() int { return int(s.n.Load()) }
 
@@ -180,25 +195,36 @@ func (s *Scope) await(p *Pool, w *Worker, below int64) {
 		return
 	}
 	l := &scopeLatch{s: s, below: below}
-	if w == nil {
-		l.ch = make(chan struct{}, 1)
+	if w != nil {
+		w.helpUntil(l, -1)
+		return
+	}
+	l.ch = make(chan struct{}, 1)
+	park := func() {
 		if l.announce(nil) {
 			<-l.ch // pairs with the send in finish
 		}
+	}
+	if other := workerOf(curg()); other != nil {
+		other.block(park) // a task of another pool: a spare stands in for its worker
 		return
 	}
-	w.helpUntil(l, -1)
+	park()
 }
 
 // finish counts one task of the scope done and wakes the waiters whose
 // threshold n has dropped below.
 func (s *Scope) finish() {
-	v := s.n.Add(-1)
+	s.n.Add(-1)
 	if !s.hasWaiters.Load() { // pairs with the Store in announce (Dekker: see scopeLatch)
 		return
 	}
 	var wake []*scopeLatch
 	s.mu.Lock()
+	// Compare with n now, not with the value this Add returned: a waiter
+	// may have announced after a Go raised n again since, and waking it on
+	// the stale value would let it go on while n is at its threshold.
+	v := s.n.Load()
 	keep := s.waiters[:0]
 	for _, l := range s.waiters {
 		if v < l.below {
@@ -212,12 +238,20 @@ func (s *Scope) finish() {
 	s.waiters = keep
 	s.hasWaiters.Store(len(keep) > 0)
 	s.mu.Unlock()
+	outside := false
 	for _, l := range wake {
 		if l.w != nil {
 			l.w.pool.wakeWorker(l.w)
 		} else {
 			l.ch <- struct{}{}
+			outside = true
 		}
+	}
+	if outside {
+		// The goroutine woken sits in this processor's next-to-run slot;
+		// let it run now rather than when the worker is preempted (see
+		// runRoot): a stream's consumer forks its next item at once.
+		runtime.Gosched()
 	}
 }
 
@@ -234,10 +268,10 @@ type scopeLatch struct {
 	below int64
 	w     *Worker       // the waiting worker, or nil
 	ch    chan struct{} // the waiting goroutine's signal (buffered 1), if w is nil
-	fired atomic.Bool   // finish took it off the list and wakes it
+	fired atomic.Bool   // finish took it off the list and wakes it (withdraw has nothing to do)
 }
 
-func (l *scopeLatch) probe() bool { return l.fired.Load() || l.s.n.Load() < l.below }
+func (l *scopeLatch) probe() bool { return l.s.n.Load() < l.below }
 
 func (l *scopeLatch) announce(w *Worker) bool {
 	s := l.s

@@ -35,6 +35,7 @@ type config struct {
 	aff    *AffinityState
 
 	grainSet bool // a Grain option was given
+	inFlight int  // MapSeq and ForEachSeq: items between pull and consumption; 0: the default
 }
 
 const (
@@ -89,6 +90,16 @@ func Grain(n int) Option {
 		panic(fmt.Sprintf("par: Grain(%d): grain must be at least 1", n))
 	}
 	return func(c *config) { c.grain = uint64(n); c.grainSet = true }
+}
+
+// InFlight bounds the items MapSeq and ForEachSeq hold at once: taken from
+// the sequence and not yet consumed (MapSeq) or finished (ForEachSeq). The
+// default is four per worker of the pool. It panics if n < 1.
+func InFlight(n int) Option {
+	if n < 1 {
+		panic(fmt.Sprintf("par: InFlight(%d): at least one item must be in flight", n))
+	}
+	return func(c *config) { c.inFlight = n }
 }
 
 // WithPool runs the loop on p instead of core.Default(). It panics if p is nil.

@@ -1,7 +1,7 @@
 // Package core is gofork's work-stealing fork-join runtime.
 //
-// A Pool runs tasks on a fixed set of workers, one goroutine each, each with
-// its own deque of stealable work. A task forks with Join (two functions) or
+// A Pool runs tasks on a set of workers, one goroutine each, each with its
+// own deque of stealable work. A task forks with Join (two functions) or
 // Invoke (n functions) and returns when all it forked is done:
 //
 //	func fib(w *core.Worker, n int) int {
@@ -38,7 +38,8 @@
 //   - task: a function running on a worker: a root passed to Run, or either
 //     half of a Join.
 //   - worker: one of the pool's goroutines; a task receives its *Worker and
-//     passes it to Join.
+//     passes it to Join. A spare is a worker started to stand in for a
+//     blocked one.
 //   - frame: the stealable half of a Join, recycled by fork depth.
 //   - thief, victim: a worker taking a frame from another worker's deque.
 //   - latch: the state word of a frame the owner waits on once it is stolen.
@@ -46,11 +47,12 @@
 // # Who may call what
 //
 // Run and RunOn may be called from any goroutine, including from inside a
-// task (a nested Run on the same pool runs inline on the current worker). A
-// *Worker belongs to the task that received it: Join, Invoke, Spawn, Sync,
-// Poll, Pending and Hungry must be called with it, from that task's goroutine. A Pool's
-// methods are safe for concurrent use. Close waits for submitted roots, so it
-// must not be called from inside a task.
+// task (a nested Run on the same pool runs inline on the current worker).
+// Blocking and a Scope's methods may be called from anywhere. A *Worker
+// belongs to the task that received it: Join, Invoke, Spawn, Sync, Poll,
+// Share, Pending and Hungry must be called with it, from that task's
+// goroutine. A Pool's methods are safe for concurrent use. Close waits for
+// submitted roots, so it must not be called from inside a task.
 //
 // # Forking on demand
 //
@@ -69,10 +71,39 @@
 // synced last in, first out; a task that returns with a spawn not synced
 // panics.
 //
+// # Dynamic tasks
+//
+// A Scope forks tasks whose shape is not known in advance (a crawl, a walk
+// whose children are found as it goes) and waits for them: Scope.Go pushes
+// a task on the calling worker's job deque, which thieves read after its
+// frames, or submits it from outside; Scope.Wait runs the scope's tasks and
+// other work until they are done. SetLimit bounds how many run at once.
+// Package par builds its errgroup-shaped Group and its streams on it.
+//
+// # Blocking, GOMAXPROCS and fair service
+//
+// A task that blocks (a channel, a lock, a WaitGroup, I/O) holds its
+// worker. A pool keeps its workers' number running: when tasks block while
+// work waits, it starts spare workers in their place, at once for code
+// that says it blocks (Blocking), and within about a millisecond for code
+// that does not (the pool's governor watches the Go scheduler's counts of
+// running goroutines). So a program whose tasks wait for other work of the
+// pool always makes progress, up to WithMaxSpares spares at once.
+//
+// A pool made without WithWorkers, Default included, runs GOMAXPROCS
+// workers and follows GOMAXPROCS when it changes, from the next Run on.
+//
+// A root submitted by Run waits for a worker at most until a busy worker
+// reaches a poll point (Poll, Share, a stolen join) after a short bound;
+// it then runs there, on the worker's stack, so a small Run is not stuck
+// behind a big one. DESIGN.md, "Workers in real programs", has the rules.
+//
 // Panics in tasks are caught and re-raised in the goroutine that called Run,
 // as a *PanicError carrying the original value and the task's stack.
 //
-// The one piece of global state is the Default pool, started on first use.
+// The one piece of global state with a setting is the Default pool,
+// started on first use. Beside it, a table of which goroutines are
+// workers (of any pool) lets Run and Blocking find their caller's worker.
 //
 // DESIGN.md, beside this file, has the invariants and the proofs sketched in
 // the code comments ("Split deque", "Sleep and wake", "Joins and panics").

@@ -4,8 +4,9 @@
 //
 // For, ForRange, ForEach and Map split an index range into chunks and run the
 // chunks as tasks on the pool (core.Default() unless WithPool names another);
-// Invoke runs a few functions in parallel. Nothing here starts goroutines of
-// its own, and a loop called from inside a task of the same pool (a nested
+// Invoke runs a few functions in parallel; Group runs a dynamic set of
+// functions with errors; MapSeq and ForEachSeq process a stream. Nothing
+// here starts goroutines of its own, and a loop called from inside a task of the same pool (a nested
 // loop, a loop inside a parallel sort) runs on the current worker: it never
 // blocks a worker and never needs a second pool.
 //
@@ -46,6 +47,39 @@
 // A panic in a body stops the loop from starting new chunks and reaches the
 // caller (wrapped as the core wraps task panics). ForCtx and ForRangeCtx stop
 // starting chunks once their context is done and return its error.
+//
+// # Blocking bodies
+//
+// Before a leaf runs the body, the worker makes the rest of the loop
+// stealable (core.Worker.Share), and an Auto leaf splits into its blocks as
+// forks; so a body that blocks (on I/O, a lock, or another iteration) never
+// holds back iterations that have not started: idle workers, or spares the
+// pool starts for blocked workers, take them. A body that knows it blocks
+// can say so with core.Blocking, and the pool stands a spare in at once:
+//
+//	par.ForEach(urls, func(i int, u *string) {
+//		core.Blocking(func() { pages[i] = fetch(*u) })
+//	})
+//
+// # Dynamic tasks
+//
+// Group has the shape of golang.org/x/sync/errgroup (Go, TryGo, SetLimit,
+// Wait, WithContext), so switching is an import change, but its functions
+// are tasks of the pool, not goroutines: Go from inside a task pushes the
+// function on the worker's deque and allocates nothing; Wait inside a task
+// runs the group's functions and other work instead of blocking. Groups
+// nest, inside loops and around them, on the same workers. A panic in a
+// function no longer kills the process: Wait re-raises it.
+//
+// # Streams
+//
+// MapSeq and ForEachSeq run a function over an iter.Seq of unknown length
+// (lines of a file, rows of a query) in parallel, pulling the sequence on
+// the caller's goroutine. MapSeq yields the results in the sequence's order
+// through a reorder window of InFlight slots: at most InFlight items are
+// between being pulled and being consumed, so an endless sequence runs in
+// bounded memory and a slow item holds the window instead of letting it
+// grow. ForEachSeq keeps at most InFlight calls between pull and return.
 //
 // Split is the low-level engine the loops and package reduce are built on.
 package par

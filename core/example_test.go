@@ -2,6 +2,7 @@ package core_test
 
 import (
 	"fmt"
+	"sync"
 	"sync/atomic"
 
 	"github.com/gofork/gofork/core"
@@ -130,4 +131,61 @@ func ExampleSpawn() {
 	}
 	fmt.Println(core.Run(p, func(w *core.Worker) int { return sumLazy(w, xs) }))
 	// Output: 500000500000
+}
+
+func ExampleBlocking() {
+	// Eight tasks on a pool of two workers each wait for a reply that only
+	// arrives once all eight are waiting. Blocking hands each waiting
+	// worker's role to a spare, so all eight wait at once.
+	p := core.New(core.WithWorkers(2))
+	defer p.Close()
+	const n = 8
+	var waiting sync.WaitGroup
+	waiting.Add(n)
+	replies := make(chan int)
+	go func() {
+		waiting.Wait()
+		for i := range n {
+			replies <- i
+		}
+	}()
+	var sum atomic.Int64
+	fns := make([]func(*core.Worker), n)
+	for i := range fns {
+		fns[i] = func(*core.Worker) {
+			core.Blocking(func() {
+				waiting.Done()
+				sum.Add(int64(<-replies))
+			})
+		}
+	}
+	core.Run(p, func(w *core.Worker) int { core.Invoke(w, fns...); return 0 })
+	fmt.Println(sum.Load())
+	// Output: 28
+}
+
+// node is a tree whose children are found as the walk goes, the shape
+// Scope is for.
+type node struct {
+	value    int
+	children []*node
+}
+
+func ExampleScope() {
+	tree := &node{1, []*node{{2, nil}, {3, []*node{{4, nil}, {5, nil}}}}}
+	p := core.New(core.WithWorkers(2))
+	defer p.Close()
+	var s core.Scope
+	var sum atomic.Int64
+	var visit func(n *node)
+	visit = func(n *node) {
+		sum.Add(int64(n.value))
+		for _, c := range n.children {
+			s.Go(p, func(*core.Worker) { visit(c) }) // forked as it is found
+		}
+	}
+	visit(tree)
+	s.Wait(p)
+	fmt.Println(sum.Load())
+	// Output: 15
 }

@@ -282,7 +282,7 @@ func (g *governor) processorsOversubscribed() bool {
 // take: a root in the injector, a shared frame or a job on any worker. Roots in an
 // inbox are not counted: only their own worker may take them.
 func (p *Pool) stalledWork() bool {
-	if p.inj.n.Load() > 0 {
+	if p.inj.n.Load() > 0 || p.outside.Load() != nil {
 		return true
 	}
 	for _, v := range p.roster.Load().all {

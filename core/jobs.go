@@ -11,13 +11,11 @@ type job struct {
 	fn    func(*Worker, any)
 	arg   any
 	scope *Scope
-	next  *job       // the worker's free list
-	root  rootHeader // used when the job was submitted from outside (Scope.Go with no worker)
+	next  *job // the pool's outside stack, or the worker's free list
+	// outside: forked from outside the pool, so counted in the pool's
+	// inflight (Close waits for it) until it is done.
+	outside bool
 }
-
-func (j *job) execute(w *Worker) { w.runJob(j) }
-
-func (j *job) release() {}
 
 // getJob returns a job record from w's free list, or a new one (w may be
 // nil: from outside a task).
@@ -30,14 +28,12 @@ func getJob(w *Worker) *job {
 			return j
 		}
 	}
-	j := &job{}
-	j.root.job = j
-	return j
+	return &job{}
 }
 
 // putJob returns a finished job's record to w's free list.
 func (w *Worker) putJob(j *job) {
-	j.fn, j.arg, j.scope = nil, nil, nil
+	j.fn, j.arg, j.scope, j.outside = nil, nil, nil, false
 	if w.jobFreeLen < jobFreeMax {
 		j.next = w.jobFree
 		w.jobFree = j
@@ -160,4 +156,45 @@ func (d *jobDeque) steal() (*job, stealResult) {
 // size returns a snapshot of the number of jobs waiting; any goroutine.
 func (d *jobDeque) size() int64 {
 	return max(d.bottom.Load()-d.top.Load(), 0)
+}
+
+// pushOutside puts a job forked from outside the pool on the pool's
+// outside stack (Treiber), where the next worker that looks for work takes
+// the whole stack at once (drainOutside). One CAS a job, no lock.
+func (p *Pool) pushOutside(j *job) {
+	for {
+		old := p.outside.Load()
+		j.next = old
+		if p.outside.CompareAndSwap(old, j) { // publishes j and j.next; pairs with the Swap in drainOutside
+			return
+		}
+	}
+}
+
+// drainOutside moves every job of the pool's outside stack to w's job
+// deque, oldest on top so that thieves take the oldest first, and reports
+// whether there was any.
+func (w *Worker) drainOutside() bool {
+	p := w.pool
+	if p.outside.Load() == nil {
+		return false
+	}
+	top := p.outside.Swap(nil)
+	if top == nil {
+		return false
+	}
+	var fifo *job // reverse the stack: oldest first
+	for top != nil {
+		next := top.next
+		top.next = fifo
+		fifo = top
+		top = next
+	}
+	for fifo != nil {
+		next := fifo.next
+		fifo.next = nil
+		w.jobs.push(fifo)
+		fifo = next
+	}
+	return true
 }

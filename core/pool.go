@@ -28,10 +28,13 @@ type Pool struct {
 	// by workers at their idle points, written under growMu.
 	limit atomic.Int32
 
-	closed bool        // guarded by inj.mu: Run and RunOn panic once set
-	quit   atomic.Bool // set by Close after the last run: workers exit; written under growMu
+	// closed is set by Close: submissions from outside (Run, RunOn, a
+	// Scope's Go) panic from then on. See enter for how Close waits.
+	closed atomic.Bool
+	// drained receives a token when inflight drops to 0 while closed.
+	drained chan struct{}
+	quit    atomic.Bool // set by Close after the last run: workers exit; written under growMu
 
-	runs   sync.WaitGroup // roots submitted and not yet returned to their caller
 	exited sync.WaitGroup // worker goroutines still running
 
 	// growMu serialises creating workers and publishing rosters.
@@ -48,9 +51,13 @@ type Pool struct {
 	spares spareState // spare workers: how many run, how many are wanted
 	gov    governor   // starts spares for stalls; see governor.go
 
-	// inflight counts roots submitted (Run, RunOn from outside) and not yet
-	// completed: the governor runs while it is nonzero.
+	// inflight counts what was submitted from outside and is not finished:
+	// roots (Run, RunOn) and a Scope's tasks. The governor runs while it is
+	// nonzero, and Close waits until it is 0 (enter, exit).
 	inflight atomic.Int32
+	// outside is the stack of Scope tasks forked from outside the pool,
+	// newest first; workers take it whole (jobs.go).
+	outside atomic.Pointer[job]
 	// rootsWaiting counts roots in the injector and in inboxes, not yet
 	// taken: busy workers read it at their poll points (fair.go).
 	rootsWaiting atomic.Int32
@@ -76,7 +83,7 @@ func New(opts ...Option) *Pool {
 	}
 	cfg.validate()
 
-	p := &Pool{cfg: cfg, start: time.Now()}
+	p := &Pool{cfg: cfg, start: time.Now(), drained: make(chan struct{}, 1)}
 	p.seed = uint64(time.Now().UnixNano()) | 1
 	p.placeWorkers()
 	p.gov.init(p)
@@ -181,10 +188,10 @@ func (p *Pool) Close() {
 		panic("core: Close called from inside a task of the pool")
 	}
 	p.closeOnce.Do(func() {
-		p.inj.mu.Lock()
-		p.closed = true
-		p.inj.mu.Unlock()
-		p.runs.Wait()
+		p.closed.Store(true)
+		for p.inflight.Load() != 0 { // after closed: pairs with enter's Add (Dekker)
+			<-p.drained
+		}
 		p.gov.stop()
 		p.growMu.Lock()
 		p.quit.Store(true) // under growMu: no worker is created after it

@@ -97,7 +97,8 @@ func (p *Pool) RunOn(id int, root func(w *Worker)) {
 	run := func() {
 		j := getRootJob[struct{}](p)
 		j.fn = func(w *Worker) struct{} { root(w); return struct{}{} }
-		p.enter(&j.hdr)
+		p.enter()
+		j.hdr.submitted = p.now()
 		w := all[id]
 		p.rootsWaiting.Add(1) // before the push: a poll point that sees the root counts it
 		w.inbox.push(&j.hdr)
@@ -143,7 +144,6 @@ func (j *rootJob[R]) wait(p *Pool) R {
 	j.release()
 	j.hdr.panicked = nil
 	j.home.Put(j)
-	p.runs.Done()
 	if pe != nil {
 		panic(pe)
 	}
@@ -169,26 +169,38 @@ func getRootJob[R any](p *Pool) *rootJob[R] {
 	return j
 }
 
-// enter registers a submitted root, panicking if the pool is closed, and
-// stamps it. Every enter is matched by runs.Done in wait and by the
-// inflight decrement in complete.
-func (p *Pool) enter(r *rootHeader) {
-	p.inj.mu.Lock()
-	if p.closed { // guarded by inj.mu
-		p.inj.mu.Unlock()
+// enter counts something submitted from outside (a root, a Scope's task)
+// in flight, panicking if the pool is closed, and wakes the governor for
+// the first one. Every enter is matched by an exit when the work is done.
+//
+// Close sets closed, then waits until inflight is 0; enter adds to inflight,
+// then loads closed. With sequentially consistent atomics either enter sees
+// closed (and backs out) or Close sees the work in flight (and waits for
+// it): nothing is submitted to a pool whose workers are gone.
+func (p *Pool) enter() {
+	if p.inflight.Add(1) == 1 {
+		p.gov.wake() // the first work in flight: the governor watches from now on
+	}
+	if p.closed.Load() {
+		p.exit()
 		panic("core: Run on a closed Pool")
 	}
-	p.runs.Add(1) // under inj.mu, so Close's runs.Wait cannot start before it
-	p.inj.mu.Unlock()
-	r.submitted = p.now()
-	if p.inflight.Add(1) == 1 {
-		p.gov.wake() // the first root in flight: the governor watches from now on
+}
+
+// exit counts one submission done; the last one after Close lets it go on.
+func (p *Pool) exit() {
+	if p.inflight.Add(-1) == 0 && p.closed.Load() {
+		select {
+		case p.drained <- struct{}{}:
+		default:
+		}
 	}
 }
 
 // submit queues a root for any worker and wakes one if nobody searches.
 func (p *Pool) submit(r *rootHeader) {
-	p.enter(r)
+	p.enter()
+	r.submitted = p.now()
 	p.rootsWaiting.Add(1) // before the push: a poll point that sees the root counts it
 	p.inj.push(r)
 	p.notifyWork(nil)

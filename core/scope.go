@@ -152,8 +152,10 @@ func (s *Scope) fork(p *Pool, w *Worker, fn func(*Worker, any), arg any) {
 		}
 		return
 	}
-	j.root.done = nil // detached: nobody waits for this root itself
-	p.submit(&j.root)
+	p.enter()
+	j.outside = true
+	p.pushOutside(j)
+	p.notifyWork(nil) // wake a sleeper if nobody searches; poke the governor if all are busy
 }
 
 // Wait waits until every task forked by Go on the scope has finished, then
@@ -317,7 +319,7 @@ func (s *Scope) drop(l *scopeLatch) {
 // spawns synced, its panic (or runtime.Goexit) recorded in its scope and
 // never propagated, and the scope counted done whatever happens.
 func (w *Worker) runJob(j *job) {
-	s := j.scope
+	s, outside := j.scope, j.outside
 	depth, outer := w.dq.head, w.base
 	w.base = depth
 	normal := false
@@ -332,6 +334,9 @@ func (w *Worker) runJob(j *job) {
 		}
 		w.base = outer
 		s.finish()
+		if outside {
+			w.pool.exit() // after finish: Close returns once the scope has counted it done
+		}
 	}()
 	j.fn(w, j.arg)
 	w.checkDepth(depth)

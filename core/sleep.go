@@ -253,7 +253,7 @@ func (w *Worker) waitWake() {
 // in the injector or its inbox, or a shared frame on any worker (the same
 // workers trySteal looks at: active ones and extras).
 func (p *Pool) workAvailable(w *Worker) bool {
-	if p.inj.n.Load() > 0 || w.inbox.head.Load() != nil || w.jobs.size() > 0 {
+	if p.inj.n.Load() > 0 || p.outside.Load() != nil || w.inbox.head.Load() != nil || w.jobs.size() > 0 {
 		return true
 	}
 	for _, v := range p.roster.Load().all {

@@ -216,6 +216,13 @@ func (w *Worker) search(latch latch, leap int, counted bool) bool {
 			w.runRoot(r, false)
 			return true
 		}
+		if w.drainOutside() { // Scope tasks forked from outside: to this worker's jobs
+			if j := w.jobs.pop(); j != nil {
+				w.found()
+				w.runJob(j)
+				return true
+			}
+		}
 		if h, j, victim := w.trySteal(leap); h != nil {
 			w.found()
 			w.runStolen(h, victim)
@@ -365,11 +372,8 @@ func (w *Worker) runRoot(r *rootHeader, busy bool) {
 		w.rootsBusy++
 	}
 	w.pool.rootStarted(r)
-	waited := r.done != nil
 	w.runTask(r.job, nil, -1, r)
-	if waited {
-		runtime.Gosched()
-	}
+	runtime.Gosched()
 }
 
 // runTask runs a task, the stolen frame h of owner or the root r, and
@@ -414,16 +418,9 @@ func (w *Worker) checkDepth(depth uint32) {
 func (w *Worker) complete(h *frameHeader, owner int, r *rootHeader, pe *PanicError) {
 	w.publish()
 	if r != nil {
-		p := w.pool
-		p.inflight.Add(-1) // the governor may rest once no root is in flight
-		if r.done == nil {
-			// A detached root (a Scope task submitted from outside): its
-			// scope counts it done; nobody waits for it here.
-			p.runs.Done()
-			return
-		}
 		r.panicked = pe
 		r.done <- struct{}{} // publishes the result; the caller's receive pairs with it
+		w.pool.exit()        // after the send: Close returns only once every caller can have its result
 		return
 	}
 	h.panicked = pe

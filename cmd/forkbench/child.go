@@ -115,6 +115,9 @@ func measure(spec childSpec, stop *atomic.Bool, progress func(int, time.Duration
 		start := time.Now()
 		j.run()
 		d := time.Since(start)
+		if j.measured != nil {
+			d = j.measured()
+		}
 		if err := j.verify(); err != nil {
 			res.Error = err.Error()
 		} else if spec.ForceFail {

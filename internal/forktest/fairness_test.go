@@ -17,18 +17,15 @@ import (
 // DESIGN.md: one goroutine sorts a big slice with sortpar while others,
 // one every 2 ms, sort small slices on the same pool of 2 workers.
 // Without fair service the busy workers take the small roots only when the
-// big sort ends, and their p99 latency is most of the big sort's time. The
-// test asserts that it is a small fraction of it (a ratio measured in the
-// same run, not a fixed time), that busy workers took roots at their poll
+// big sort ends, and their latency is spread up to the big sort's time. The
+// test asserts that it is a small fraction of it (ratios measured in the
+// same run, not fixed times), that busy workers took roots at their poll
 // points, and that every sort is right.
 func TestSmallRootsBesideABigOne(t *testing.T) {
 	t.Cleanup(func() { goleak.VerifyNone(t, leakOpts...) })
 	bigN, smallN := 8_000_000, 20_000
-	switch {
-	case raceEnabled:
+	if raceEnabled {
 		bigN, smallN = 1_000_000, 5_000
-	case testing.Short():
-		bigN = 3_000_000
 	}
 	pool := core.New(core.WithWorkers(2))
 	defer pool.Close()
@@ -84,7 +81,10 @@ loop:
 	if s.Total().RootsBusy == 0 {
 		t.Errorf("no root was taken by a busy worker at a poll point")
 	}
-	if p99 > bigTime/4 {
-		t.Errorf("small sorts' p99 latency %v is more than a quarter of the big sort's %v: they waited for it", p99, bigTime)
+	// Without fair service a small sort submitted at a uniform moment of
+	// the big one waits for its end: p50 about half the big sort's time,
+	// p99 nearly all of it. The bounds leave room for a shared machine.
+	if p50 > bigTime/8 || p99 > bigTime/2 {
+		t.Errorf("small sorts' latency p50 %v, p99 %v beside a big sort of %v: they waited for it (want p50 < 1/8, p99 < 1/2 of it)", p50, p99, bigTime)
 	}
 }

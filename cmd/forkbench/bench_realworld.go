@@ -1,0 +1,388 @@
+package main
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/gofork/gofork/core"
+	"github.com/gofork/gofork/par"
+	"github.com/gofork/gofork/sortpar"
+)
+
+// The realworld suite: gofork inside programs that block, fork dynamic sets
+// of tasks, stream, and serve requests of very different sizes (core's
+// DESIGN.md, "Workers in real programs"; par's Group and streams). Each
+// row's Go baseline is what a Go user writes today.
+const suiteRealworld = "realworld"
+
+const (
+	rwBlockN, rwBlockNap   = 64, 10 * time.Millisecond // blocking: items, and the wait of each
+	rwGroupN, rwGroupSteps = 1_000_000, 700            // group: tasks of ~1 µs
+	rwMapN, rwMapSteps     = 200_000, 3500             // mapseq: items of ~5 µs
+	rwBigN, rwSmallN       = 30_000_000, 20_000        // server: the big sort and each small one
+	rwSmallEvery           = 2 * time.Millisecond      // server: a small sort this often
+	rwQuick                = 10                        // -quick divides counts by this
+)
+
+func init() {
+	q := func(quick bool, n int) int { return pick(quick, n, n/rwQuick) }
+	register(&benchmark{
+		name: "blocking", suite: suiteRealworld, order: 300,
+		about: "par.ForEach whose iterations block 10 ms (a network call) under core.Blocking; baseline: a goroutine per item",
+		size: func(quick bool) string {
+			return fmt.Sprintf("%d items x %v", rwBlockN, pick(quick, rwBlockNap, rwBlockNap/rwQuick))
+		},
+		note: "blocking: P workers alone would take items x wait / P; spares stand in for blocked workers, " +
+			"so gofork overlaps every wait as goroutines do",
+		variants: []string{variantSerial, variantGofork, variantBaseline},
+		baseline: "a goroutine per item",
+		cutoff:   "one item per task on both sides",
+		setup:    setupBlocking,
+	})
+	register(&benchmark{
+		name: "group", suite: suiteRealworld, order: 310,
+		about:    "par.Group.Go of 1 M tasks of ~1 µs from one goroutine, then Wait; baseline: errgroup.Group",
+		size:     func(quick bool) string { return fmt.Sprintf("%d tasks x %d steps", q(quick, rwGroupN), rwGroupSteps) },
+		variants: []string{variantSerial, variantGofork, variantBaseline},
+		baseline: "errgroup.Group",
+		cutoff:   "one task per Go call on both sides",
+		setup:    func(v string, p int, quick bool) (*job, error) { return setupGroup(v, p, q(quick, rwGroupN)) },
+	})
+	register(&benchmark{
+		name: "mapseq", suite: suiteRealworld, order: 320,
+		about:    "par.MapSeq over a sequence of items of ~5 µs, results in order; baseline: a worker per core and a reorder buffer",
+		size:     func(quick bool) string { return fmt.Sprintf("%d items x %d steps", q(quick, rwMapN), rwMapSteps) },
+		variants: []string{variantSerial, variantGofork, variantBaseline},
+		baseline: "channel pipeline",
+		cutoff:   "one item per task on both sides; window 4 per worker",
+		setup:    func(v string, p int, quick bool) (*job, error) { return setupMapSeq(v, p, q(quick, rwMapN)) },
+	})
+	for _, pct := range []int{50, 99} {
+		register(&benchmark{
+			name: fmt.Sprintf("server-p%d", pct), suite: suiteRealworld, order: 330 + pct,
+			about: fmt.Sprintf("p%d latency of 20 k-element sorts submitted every 2 ms beside a 30 M-element sort; "+
+				"baseline (serial row): slices.Sort in goroutines", pct),
+			size: func(quick bool) string {
+				return fmt.Sprintf("big n=%d, small n=%d every %v", q(quick, rwBigN), rwSmallN, rwSmallEvery)
+			},
+			note: fmt.Sprintf("server-p%d: the time column is the small sorts' p%d latency, not a run's time; "+
+				"the serial row is the Go baseline, every sort a slices.Sort in its own goroutine", pct, pct),
+			variants:        []string{variantSerial, variantGofork},
+			baselineVariant: variantSerial,
+			baseline:        "slices.Sort in goroutines",
+			cutoff:          "sortpar's own; slices.Sort serial",
+			setup: func(v string, p int, quick bool) (*job, error) {
+				return setupServer(v, p, q(quick, rwBigN), float64(pct)/100)
+			},
+		})
+	}
+}
+
+func setupBlocking(variant string, p int, quick bool) (*job, error) {
+	nap := pick(quick, rwBlockNap, rwBlockNap/rwQuick)
+	done := make([]atomic.Int32, rwBlockN)
+	items := make([]int, rwBlockN)
+	j := &job{
+		reset: func() {
+			for i := range done {
+				done[i].Store(0)
+			}
+		},
+		verify: func() error { return onceEach("blocking", done) },
+	}
+	call := func(i int) { time.Sleep(nap); done[i].Add(1) }
+	switch variant {
+	case variantSerial:
+		j.run = func() {
+			for i := range rwBlockN {
+				call(i)
+			}
+		}
+	case variantGofork:
+		pool := core.New(core.WithWorkers(p))
+		j.run = func() {
+			par.ForEach(items, func(i int, _ *int) { core.Blocking(func() { call(i) }) }, par.WithPool(pool))
+		}
+		j.close = pool.Close
+	case variantBaseline:
+		j.run = func() {
+			var wg sync.WaitGroup
+			for i := range rwBlockN {
+				wg.Add(1)
+				go func() { defer wg.Done(); call(i) }()
+			}
+			wg.Wait()
+		}
+	default:
+		return nil, fmt.Errorf("blocking: no variant %q", variant)
+	}
+	return j, nil
+}
+
+// onceEach checks that every item was done exactly once.
+func onceEach(name string, done []atomic.Int32) error {
+	for i := range done {
+		if c := done[i].Load(); c != 1 {
+			return fmt.Errorf("%s: item %d done %d times", name, i, c)
+		}
+	}
+	return nil
+}
+
+func setupGroup(variant string, p, n int) (*job, error) {
+	out := make([]uint64, n)
+	j := &job{
+		reset: func() { clear(out) },
+		verify: func() error {
+			for k := range 16 {
+				i := k * (n - 1) / 15
+				if want := spin(rwGroupSteps, uint64(i)); out[i] != want {
+					return fmt.Errorf("group: task %d computed %#x, want %#x", i, out[i], want)
+				}
+			}
+			return nil
+		},
+	}
+	task := func(i int) { out[i] = spin(rwGroupSteps, uint64(i)) }
+	switch variant {
+	case variantSerial:
+		j.run = func() {
+			for i := range n {
+				task(i)
+			}
+		}
+	case variantGofork:
+		pool := core.New(core.WithWorkers(p))
+		j.run = func() {
+			g := par.NewGroup(par.WithPool(pool))
+			for i := range n {
+				g.Go(func() error { task(i); return nil })
+			}
+			if err := g.Wait(); err != nil {
+				panic(err)
+			}
+		}
+		j.close = pool.Close
+	case variantBaseline:
+		j.run = func() {
+			var g errgroup.Group
+			for i := range n {
+				g.Go(func() error { task(i); return nil })
+			}
+			if err := g.Wait(); err != nil {
+				panic(err)
+			}
+		}
+	default:
+		return nil, fmt.Errorf("group: no variant %q", variant)
+	}
+	return j, nil
+}
+
+func setupMapSeq(variant string, p, n int) (*job, error) {
+	items := func(yield func(int) bool) {
+		for i := range n {
+			if !yield(i) {
+				return
+			}
+		}
+	}
+	fn := func(i int) uint64 { return spin(rwMapSteps, uint64(i)) }
+	var got, want uint64
+	for i := range n {
+		want = want*31 + fn(i) // order-sensitive: results out of order change it
+	}
+	j := &job{
+		reset: func() { got = 0 },
+		verify: func() error {
+			if got != want {
+				return fmt.Errorf("mapseq: order-sensitive checksum %#x, want %#x", got, want)
+			}
+			return nil
+		},
+	}
+	switch variant {
+	case variantSerial:
+		j.run = func() {
+			for i := range items {
+				got = got*31 + fn(i)
+			}
+		}
+	case variantGofork:
+		pool := core.New(core.WithWorkers(p))
+		j.run = func() {
+			for r := range par.MapSeq(items, fn, par.WithPool(pool)) {
+				got = got*31 + r
+			}
+		}
+		j.close = pool.Close
+	case variantBaseline:
+		j.run = func() {
+			for r := range pipeline(items, fn, p, 4*p) {
+				got = got*31 + r
+			}
+		}
+	default:
+		return nil, fmt.Errorf("mapseq: no variant %q", variant)
+	}
+	return j, nil
+}
+
+// pipeline is the channel pipeline a Go user writes for an ordered
+// parallel map: a feeder numbers the items, `workers` goroutines compute,
+// and a reorder buffer hands results back in order, with at most window
+// items in flight (a semaphore).
+func pipeline(items func(func(int) bool), fn func(int) uint64, workers, window int) func(func(uint64) bool) {
+	return func(yield func(uint64) bool) {
+		type item struct {
+			seq int
+			v   int
+		}
+		type result struct {
+			seq int
+			r   uint64
+		}
+		in := make(chan item, window)
+		out := make(chan result, window)
+		slots := make(chan struct{}, window)
+		stop := make(chan struct{})
+		var wg sync.WaitGroup
+		for range workers {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for it := range in {
+					out <- result{it.seq, fn(it.v)}
+				}
+			}()
+		}
+		go func() {
+			defer close(in)
+			seq := 0
+			for v := range items {
+				select {
+				case slots <- struct{}{}:
+				case <-stop:
+					return
+				}
+				in <- item{seq, v}
+				seq++
+			}
+		}()
+		go func() { wg.Wait(); close(out) }()
+		pending := map[int]uint64{}
+		next := 0
+		defer func() {
+			close(stop)
+			for range out { // let the workers finish
+				select {
+				case <-slots:
+				default:
+				}
+			}
+		}()
+		for res := range out {
+			pending[res.seq] = res.r
+			for {
+				r, ok := pending[next]
+				if !ok {
+					break
+				}
+				delete(pending, next)
+				next++
+				<-slots
+				if !yield(r) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// setupServer is the fair-service scenario: one request sorts a big slice
+// while small requests, one every rwSmallEvery, each sort a small one on
+// the same pool; a run reports the small requests' latency at quantile q.
+func setupServer(variant string, p, bigN int, q float64) (*job, error) {
+	in := make([]int, bigN)
+	rng := rand.New(rand.NewPCG(5, 6))
+	for i := range in {
+		in[i] = rng.Int()
+	}
+	big := make([]int, bigN)
+	var lat []time.Duration
+	var bad atomic.Int64
+	var sort func([]int)
+	var pool *core.Pool
+	switch variant {
+	case variantSerial:
+		sort = func(x []int) { slices.Sort(x) }
+	case variantGofork:
+		pool = core.New(core.WithWorkers(p))
+		sort = func(x []int) { sortpar.SortWith(x, sortpar.WithPool(pool)) }
+	default:
+		return nil, fmt.Errorf("server: no variant %q", variant)
+	}
+	j := &job{
+		reset: func() { copy(big, in); lat = lat[:0]; bad.Store(0) },
+		verify: func() error {
+			if !slices.IsSorted(big) {
+				return fmt.Errorf("server: the big sort is not sorted")
+			}
+			if b := bad.Load(); b != 0 {
+				return fmt.Errorf("server: %d small sorts are not sorted", b)
+			}
+			if len(lat) == 0 {
+				return fmt.Errorf("server: no small sort ran beside the big one")
+			}
+			return nil
+		},
+		measured: func() time.Duration {
+			slices.Sort(lat)
+			return lat[min(int(q*float64(len(lat))), len(lat)-1)]
+		},
+	}
+	if pool != nil {
+		j.close = pool.Close
+	}
+	j.run = func() {
+		bigDone := make(chan struct{})
+		go func() { sort(big); close(bigDone) }()
+		var mu sync.Mutex
+		var wg sync.WaitGroup
+		tick := time.NewTicker(rwSmallEvery)
+		defer tick.Stop()
+		for k := uint64(0); ; k++ {
+			select {
+			case <-bigDone:
+				wg.Wait()
+				return
+			case <-tick.C:
+			}
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				r := rand.New(rand.NewPCG(k, 7))
+				xs := make([]int, rwSmallN)
+				for i := range xs {
+					xs[i] = r.Int()
+				}
+				start := time.Now()
+				sort(xs)
+				d := time.Since(start)
+				if !slices.IsSorted(xs) {
+					bad.Add(1)
+				}
+				mu.Lock()
+				lat = append(lat, d)
+				mu.Unlock()
+			}()
+		}
+	}
+	return j, nil
+}

@@ -26,7 +26,10 @@ func (d *deque) testPush(h *frameHeader) {
 }
 
 // testPop returns the newest frame if the owner got it back, or nil if it was
-// stolen; then it waits for the thief to mark it done, as Join does.
+// stolen; then it waits for the thief to mark it done, as Join does, yielding
+// meanwhile: the thief may need this goroutine's P, and a loop without a call
+// can be stopped only by asynchronous preemption, which emulators (qemu-user)
+// deliver late or never, so a stop-the-world GC would wait on it for good.
 func (d *deque) testPop() *frameHeader {
 	i := d.head - 1
 	h := d.slots[i]
@@ -35,6 +38,7 @@ func (d *deque) testPop() *frameHeader {
 		return h
 	}
 	for h.state.Load() != frameDone {
+		runtime.Gosched()
 	}
 	h.state.Store(framePending)
 	d.stolenReturn(i)

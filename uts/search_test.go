@@ -11,7 +11,7 @@ import (
 
 // published are reference trees with the sizes published in the UTS 2.1
 // distribution's sample_trees.sh (spec section 4). big ones are skipped
-// under -short; slow ones also under the race detector.
+// under -short; slow ones also under the race detector and emulation.
 var published = []struct {
 	name      string
 	args      string
@@ -48,8 +48,8 @@ func TestPublishedCounts(t *testing.T) {
 			if c.big && testing.Short() {
 				t.Skip("about 100 million nodes; skipped under -short")
 			}
-			if c.slow && raceEnabled && c.name != "T1" && c.name != "T3" {
-				t.Skip("4 million nodes; only T1 and T3 run under the race detector")
+			if c.slow && (raceEnabled || emulated) && c.name != "T1" && c.name != "T3" {
+				t.Skip("4 million nodes; only T1 and T3 run under the race detector and emulation")
 			}
 			tree, err := Parse(c.args)
 			if err != nil {
@@ -62,9 +62,9 @@ func TestPublishedCounts(t *testing.T) {
 				}
 				return
 			}
-			if c.name != "default" && c.name != "T1" && c.name != "T3" || raceEnabled {
-				// Extra trees, and T1 and T3 under the race detector: one
-				// serial and one parallel search.
+			if c.name != "default" && c.name != "T1" && c.name != "T3" || raceEnabled || emulated {
+				// Extra trees, and T1 and T3 under the race detector and
+				// emulation: one serial and one parallel search.
 				if got := SearchSerial(tree); got != c.want {
 					t.Errorf("SearchSerial = %+v, want %+v", got, c.want)
 				}
@@ -280,7 +280,11 @@ func TestSearchAllocs(t *testing.T) {
 	if s, l := SearchSerial(small).Nodes, SearchSerial(large).Nodes; l < 50*s {
 		t.Fatalf("trees too alike: %d and %d nodes", s, l)
 	}
-	count := func(f func()) float64 { return testing.AllocsPerRun(5, f) }
+	runs := 5
+	if emulated {
+		runs = 1 // each run of T3 takes seconds
+	}
+	count := func(f func()) float64 { return testing.AllocsPerRun(runs, f) }
 	if a, b := count(func() { SearchSerial(small) }), count(func() { SearchSerial(large) }); b > a {
 		t.Errorf("SearchSerial allocates %v times on the small tree, %v on the large one", a, b)
 	}

@@ -197,7 +197,13 @@ func TestDequeStress(t *testing.T) {
 				// Under -race on a loaded 2-core machine the thieves may not
 				// have run at all yet: leave the rest on offer until one
 				// steals, so the test always checks a contended steal.
+				// The rest is on offer only if the owner answers a thief's
+				// request (the pops may have taken back every shared
+				// frame), so answer as Worker.Poll does.
 				for deadline := time.Now().Add(10 * time.Second); stolen.Load() == 0 && time.Now().Before(deadline); {
+					if d.moveSplit.Load() && !d.allStolen && d.head > d.split {
+						d.share()
+					}
 					time.Sleep(100 * time.Microsecond)
 				}
 			}

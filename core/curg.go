@@ -1,14 +1,16 @@
-//go:build amd64 || arm64
+//go:build 386 || amd64 || arm || arm64
 
 package core
 
 // curg returns a value that identifies the calling goroutine for as long as it
-// lives: the address of its runtime g structure (see curg_amd64.s and
-// curg_arm64.s). The runtime never moves a g structure, so two live
-// goroutines never share a value; a g structure may be reused after its
-// goroutine exits, which is why a pool forgets its workers' values on Close.
+// lives: the address of its runtime g structure (see curg_amd64.s,
+// curg_arm64.s, curg_386.s and curg_arm.s). The runtime never moves a g
+// structure, so two live goroutines never share a value; a g structure may be
+// reused after its goroutine exits, which is why a pool forgets its workers'
+// values on Close.
 //
 // Run uses it to tell whether it was called from inside a task of the pool
 // (then the root runs inline on that worker) or from an ordinary goroutine
 // (then the root is submitted and the caller parks). It costs about 1 ns.
+// Other platforms use curgStack (curg_other.go).
 func curg() uintptr

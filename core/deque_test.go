@@ -26,7 +26,10 @@ func (d *deque) testPush(h *frameHeader) {
 }
 
 // testPop returns the newest frame if the owner got it back, or nil if it was
-// stolen; then it waits for the thief to mark it done, as Join does.
+// stolen; then it waits for the thief to mark it done, as Join does, yielding
+// meanwhile: the thief may need this goroutine's P, and a loop without a call
+// can be stopped only by asynchronous preemption, which emulators (qemu-user)
+// deliver late or never, so a stop-the-world GC would wait on it for good.
 func (d *deque) testPop() *frameHeader {
 	i := d.head - 1
 	h := d.slots[i]
@@ -35,6 +38,7 @@ func (d *deque) testPop() *frameHeader {
 		return h
 	}
 	for h.state.Load() != frameDone {
+		runtime.Gosched()
 	}
 	h.state.Store(framePending)
 	d.stolenReturn(i)
@@ -192,11 +196,14 @@ func TestDequeStress(t *testing.T) {
 				waited = true
 				// Under -race on a loaded 2-core machine the thieves may not
 				// have run at all yet: leave the rest on offer until one
-				// steals, so the test always checks a contended steal. The
-				// owner shares its private items first: it answers a
-				// thief's request only when it pushes, and it pushes no more.
-				d.shareAll()
+				// steals, so the test always checks a contended steal.
+				// The rest is on offer only if the owner answers a thief's
+				// request (the pops may have taken back every shared
+				// frame), so answer as Worker.Poll does.
 				for deadline := time.Now().Add(10 * time.Second); stolen.Load() == 0 && time.Now().Before(deadline); {
+					if d.moveSplit.Load() && !d.allStolen && d.head > d.split {
+						d.share()
+					}
 					time.Sleep(100 * time.Microsecond)
 				}
 			}

@@ -70,13 +70,14 @@ func ExamplePanicError() {
 
 // sumSquares adds i*i over [lo, hi), forking only while few of this worker's
 // forks wait for thieves or when some worker is out of work; otherwise it
-// recurses serially, so one worker runs at the serial loop's speed.
-func sumSquares(w *core.Worker, r [2]int) int {
+// recurses serially, so one worker runs at the serial loop's speed. The sum
+// is an int64, which holds it where int has 32 bits.
+func sumSquares(w *core.Worker, r [2]int) int64 {
 	lo, hi := r[0], r[1]
 	if hi-lo <= 1024 {
-		s := 0
+		var s int64
 		for i := lo; i < hi; i++ {
-			s += i * i
+			s += int64(i) * int64(i)
 		}
 		return s
 	}
@@ -94,16 +95,16 @@ func sumSquares(w *core.Worker, r [2]int) int {
 func ExampleWorker_Pending() {
 	p := core.New(core.WithWorkers(2))
 	defer p.Close()
-	fmt.Println(core.Run(p, func(w *core.Worker) int { return sumSquares(w, [2]int{0, 1 << 20}) }))
+	fmt.Println(core.Run(p, func(w *core.Worker) int64 { return sumSquares(w, [2]int{0, 1 << 20}) }))
 	// Output: 384306618446643200
 }
 
 // sumLazy adds xs in order, a block at a time, and whenever some worker is
 // out of work hands it the upper half of what is left. The halves are
 // spawned in the middle of the loop and synced after it, newest first.
-func sumLazy(w *core.Worker, xs []int) int {
-	var upper []core.Spawned[[]int, int]
-	s := 0
+func sumLazy(w *core.Worker, xs []int64) int64 {
+	var upper []core.Spawned[[]int64, int64]
+	var s int64
 	for len(xs) > 0 {
 		if len(xs) >= 2048 && w.Hungry() {
 			h := len(xs) / 2
@@ -125,11 +126,11 @@ func sumLazy(w *core.Worker, xs []int) int {
 func ExampleSpawn() {
 	p := core.New(core.WithWorkers(2))
 	defer p.Close()
-	xs := make([]int, 1_000_000)
+	xs := make([]int64, 1_000_000)
 	for i := range xs {
-		xs[i] = i + 1
+		xs[i] = int64(i) + 1
 	}
-	fmt.Println(core.Run(p, func(w *core.Worker) int { return sumLazy(w, xs) }))
+	fmt.Println(core.Run(p, func(w *core.Worker) int64 { return sumLazy(w, xs) }))
 	// Output: 500000500000
 }
 

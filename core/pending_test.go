@@ -42,6 +42,7 @@ func TestPending(t *testing.T) {
 				deadline := time.Now().Add(10 * time.Second)
 				for !stolen.Load() && time.Now().Before(deadline) {
 					w.Poll() // share the frame if the other worker asks
+					runtime.Gosched()
 				}
 				left = w.Pending()
 				return 0
@@ -72,6 +73,7 @@ func TestHungry(t *testing.T) {
 	if !Run(p2, func(w *Worker) bool {
 		deadline := time.Now().Add(10 * time.Second)
 		for !w.Hungry() && time.Now().Before(deadline) {
+			runtime.Gosched()
 		}
 		return w.Hungry()
 	}) {
@@ -91,6 +93,7 @@ func TestHungry(t *testing.T) {
 				return false
 			}
 			w.Poll()
+			runtime.Gosched()
 		}
 		return true
 	}
@@ -100,6 +103,7 @@ func TestHungry(t *testing.T) {
 		}
 		deadline := time.Now().Add(time.Second)
 		for w.Hungry() && time.Now().Before(deadline) {
+			runtime.Gosched()
 		}
 		hungry[i].Store(w.Hungry())
 		barrier(w, &sampled)

@@ -2,6 +2,7 @@ package core
 
 import (
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"sync/atomic"
 	"testing"
@@ -210,6 +211,7 @@ func TestSpawnPanicStolen(t *testing.T) {
 				s := Spawn(w, func(*Worker, int) int { stolen.Store(true); panic("spawned") }, 0)
 				for deadline := time.Now().Add(10 * time.Second); !stolen.Load() && time.Now().Before(deadline); {
 					w.Poll() // share the frame when the other worker asks
+					runtime.Gosched()
 				}
 				if !stolen.Load() {
 					t.Error("the spawned task was not stolen in 10 s")

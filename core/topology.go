@@ -347,11 +347,13 @@ func (r *topoReader) int(p string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	v, err := strconv.Atoi(s)
-	if err != nil || v < -1 || v >= 1<<31 {
+	// Parsed as 32 bits so the bound is the same on every platform, and so it
+	// compiles where int is 32 bits (where 1<<31 does not fit an int).
+	v, err := strconv.ParseInt(s, 10, 32)
+	if err != nil || v < -1 {
 		return 0, fmt.Errorf("core: topology: %s: content %q: not a small integer", p, s)
 	}
-	return v, nil
+	return int(v), nil
 }
 
 func (r *topoReader) read() (*Topology, error) {

@@ -2,6 +2,7 @@ package linalg
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"testing"
 )
@@ -41,7 +42,7 @@ func BenchmarkLeaf(b *testing.B) {
 				ao, _, _ := operandOf("a", x)
 				bo, _, _ := operandOf("b", y)
 				c := make([]float64, s.m*s.n)
-				g := &gemm{a: ao, b: bo, c: c, ldc: s.n, alpha: 1, kern: kn.k, grain: 1 << 62}
+				g := &gemm{a: ao, b: bo, c: c, ldc: s.n, alpha: 1, kern: kn.k, grain: math.MaxInt}
 				for b.Loop() {
 					leaf(nil, block{g: g, m: s.m, n: s.n, k: s.k, first: true})
 				}

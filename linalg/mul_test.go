@@ -402,3 +402,18 @@ func TestSplitPoint(t *testing.T) {
 		}
 	}
 }
+
+// TestBlockVolume checks the recursion's decisions on a product whose volume
+// m*n*k does not fit a 32-bit int: it spreads, and it is not one leaf.
+func TestBlockVolume(t *testing.T) {
+	b := block{g: &gemm{grain: leafVolMax}, m: 2048, n: 2048, k: 2048, spread: 8}
+	if got := b.volume(); got != 1<<33 {
+		t.Errorf("volume of 2048^3 = %d, want 2^33", got)
+	}
+	if !b.spreads() {
+		t.Error("a 2048^3 block meant for 8 tasks does not spread")
+	}
+	if b.volume() <= int64(b.g.grain) {
+		t.Error("a 2048^3 block is taken as one leaf")
+	}
+}

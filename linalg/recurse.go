@@ -85,7 +85,7 @@ func multiply(cfg config, m, n, k int, alpha float64, a, b operand, beta float64
 	if cfg.pool.Workers() == 1 {
 		root.spread = 1
 	}
-	if m*n*k <= g.grain && !root.spreads() {
+	if root.volume() <= int64(g.grain) && !root.spreads() {
 		// Small products skip the trip through the pool.
 		leaf(nil, root)
 		return
@@ -93,9 +93,14 @@ func multiply(cfg config, m, n, k int, alpha float64, a, b operand, beta float64
 	core.Run(cfg.pool, func(w *core.Worker) struct{} { return mulBlock(w, root) })
 }
 
+// volume returns m*n*k in 64 bits: where int has 32 bits the product
+// overflows from 1291^3 on, and a wrapped volume would send a big product to
+// one serial leaf. m*n, a part of dst, always fits.
+func (t *block) volume() int64 { return int64(t.m) * int64(t.n) * int64(t.k) }
+
 // spreads reports whether t should be halved in m or n for parallelism.
 func (t *block) spreads() bool {
-	return t.spread > 1 && t.m*t.n*t.k >= 2*leafVolMin &&
+	return t.spread > 1 && t.volume() >= 2*leafVolMin &&
 		max(t.m, t.n) >= spreadMinMN && t.m*t.n >= 2*spreadMinArea
 }
 
@@ -110,7 +115,7 @@ func mulBlock(w *core.Worker, t block) struct{} {
 				return splitM(w, t)
 			}
 			return splitN(w, t)
-		case t.m*t.n*t.k <= t.g.grain:
+		case t.volume() <= int64(t.g.grain):
 			leaf(w, t)
 			return struct{}{}
 		case t.k > kSplitMin && t.k >= t.m && t.k >= t.n:

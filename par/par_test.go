@@ -7,6 +7,7 @@ import (
 	"math"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -145,13 +146,32 @@ func checkTiling[I constraints.Integer](t *testing.T, lo, hi I, opts ...par.Opti
 
 func TestForRangeFullTypeRange(t *testing.T) {
 	pooltest.Each(t, func(t *testing.T, p *core.Pool) {
-		for _, opt := range []par.Option{par.Static(), par.Grain(1 << 58), par.Simple(1 << 60),
-			par.Affinity(new(par.AffinityState))} {
-			opts := []par.Option{opt, par.WithPool(p)}
-			checkTiling(t, int64(math.MinInt64), int64(math.MaxInt64), opts...)
-			checkTiling(t, uint64(0), uint64(math.MaxUint64), opts...)
-			checkTiling(t, uint64(1), uint64(math.MaxUint64), opts...)
-			checkTiling(t, int64(-1<<62), int64(1<<62+3), opts...)
+		// The grains are sized to int, so that they cut a full int or uint
+		// range into at most 16 chunks on every platform.
+		for _, pt := range []struct {
+			opt par.Option
+			// wide: the option cuts a 64-bit range into a bounded number of
+			// chunks. Simple's grain is an int, so where int has 32 bits it
+			// cuts a 64-bit range into at least 2^33 chunks, more than
+			// memory holds.
+			wide bool
+		}{
+			{par.Static(), true},
+			{par.Grain(math.MaxInt >> 5), true},
+			{par.Simple(math.MaxInt >> 3), strconv.IntSize == 64},
+			{par.Affinity(new(par.AffinityState)), true},
+		} {
+			opts := []par.Option{pt.opt, par.WithPool(p)}
+			checkTiling(t, math.MinInt, math.MaxInt, opts...)
+			checkTiling(t, uint(0), uint(math.MaxUint), opts...)
+			checkTiling(t, uint(1), uint(math.MaxUint), opts...)
+			checkTiling(t, math.MinInt>>1, math.MaxInt>>1+3, opts...)
+			if pt.wide {
+				checkTiling(t, int64(math.MinInt64), int64(math.MaxInt64), opts...)
+				checkTiling(t, uint64(0), uint64(math.MaxUint64), opts...)
+				checkTiling(t, uint64(1), uint64(math.MaxUint64), opts...)
+				checkTiling(t, int64(-1<<62), int64(1<<62+3), opts...)
+			}
 		}
 	})
 }

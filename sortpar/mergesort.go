@@ -238,10 +238,16 @@ func stableSerial[E any](d, s []E, cmp func(a, b E) int) (inBuf bool) {
 			copy(d, s)
 		}
 	}()
-	for width := stableBlock; width < n; width *= 2 {
-		for lo := 0; lo < n; lo += 2 * width {
-			mid, hi := min(lo+width, n), min(lo+2*width, n)
+	// Every step adds at most what is left up to n, so no sum passes n and
+	// nothing overflows (where int has 32 bits, lo+2*width would from
+	// n > 2^31/3 on, and width*2 from n > 2^30). width doubles, or becomes n
+	// and ends the loop.
+	for width := stableBlock; width < n; width += min(width, n-width) {
+		for lo := 0; lo < n; {
+			mid := lo + min(width, n-lo)
+			hi := mid + min(width, n-mid)
 			mergeSerial(src, lo, mid, mid, hi, dst, lo, cmp)
+			lo = hi
 		}
 		src, dst = dst, src
 		inBuf = !inBuf

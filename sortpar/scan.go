@@ -50,9 +50,12 @@ func chunks(n, grain, workers int) int {
 // partition or a scan.
 const maxChunk = 1 << 17
 
-// chunkBounds returns the i-th of k near-equal pieces of [0, n).
+// chunkBounds returns the i-th of k near-equal pieces of [0, n). i*n is taken
+// in 64 bits: where int has 32 bits it overflows once n passes 2^31/k (67 M
+// elements at k = 32), and the pieces would no longer tile the range.
 func chunkBounds(n, k, i int) (lo, hi int) {
-	return i * n / k, (i + 1) * n / k
+	n64, k64 := int64(n), int64(k)
+	return int(int64(i) * n64 / k64), int(int64(i+1) * n64 / k64)
 }
 
 // scanBlock is how many neighbour pairs a scan checks between looks at the

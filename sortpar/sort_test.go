@@ -464,3 +464,44 @@ func TestSortInsideTask(t *testing.T) {
 		}
 	})
 }
+
+// TestChunkBoundsTile checks that chunkBounds tiles [0, n) with pieces of
+// near-equal length for lengths whose i*n does not fit a 32-bit int.
+func TestChunkBoundsTile(t *testing.T) {
+	for _, n := range []int{0, 1, 7, 1000, 1 << 26, math.MaxInt32} {
+		for _, k := range []int{1, 3, 32, 256} {
+			next := 0
+			for i := range k {
+				lo, hi := chunkBounds(n, k, i)
+				if d := hi - lo - n/k; lo != next || d < 0 || d > 1 {
+					t.Fatalf("chunkBounds(%d, %d, %d) = [%d, %d), want a piece of about n/k from %d", n, k, i, lo, hi, next)
+				}
+				next = hi
+			}
+			if next != n {
+				t.Fatalf("chunkBounds(%d, %d, ...) end at %d", n, k, next)
+			}
+		}
+	}
+}
+
+// TestStableSerialPasses checks stableSerial on lengths around the merge
+// widths, where the last pass merges a full run with a short one or none.
+func TestStableSerialPasses(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 1))
+	for _, n := range []int{0, 1, stableBlock - 1, stableBlock, stableBlock + 1, 2 * stableBlock, 4*stableBlock - 1, 4*stableBlock + 1, 1000} {
+		d := make([]pair, n)
+		for i := range d {
+			d[i] = pair{rng.IntN(10), i}
+		}
+		want := slices.Clone(d)
+		slices.SortStableFunc(want, cmpPair)
+		s := make([]pair, n)
+		if stableSerial(d, s, cmpPair) {
+			d = s
+		}
+		if !slices.Equal(d, want) {
+			t.Fatalf("n=%d: stableSerial differs from slices.SortStableFunc", n)
+		}
+	}
+}

@@ -63,7 +63,7 @@ func newRule(t Tree) *rule {
 		case Linear, Fixed:
 			n = min(n, t.Depth+1)
 		case Cyclic:
-			n = min(n, 5*t.Depth+2)
+			n = int(min(int64(n), 5*int64(t.Depth)+2)) // 64 bits: Depth may be up to 2^31-1
 		}
 		if t.Type == Hybrid {
 			// Depths h with float64(h) < shiftLimit are Geometric.
@@ -178,7 +178,7 @@ func (r *rule) branching(h int) float64 {
 	case ExpDec:
 		return r.b0 * math.Pow(d, -math.Log(r.b0)/math.Log(mx))
 	case Cyclic:
-		if h > 5*r.genMx {
+		if int64(h) > 5*int64(r.genMx) { // 64 bits: genMx may be up to 2^31-1
 			return 0
 		}
 		return math.Pow(r.b0, math.Sin(2*3.141592653589793*d/mx))

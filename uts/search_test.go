@@ -2,6 +2,7 @@ package uts
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -10,7 +11,7 @@ import (
 
 // published are reference trees with the sizes published in the UTS 2.1
 // distribution's sample_trees.sh (spec section 4). big ones are skipped
-// under -short; slow ones also under the race detector.
+// under -short; slow ones also under the race detector and emulation.
 var published = []struct {
 	name      string
 	args      string
@@ -47,8 +48,8 @@ func TestPublishedCounts(t *testing.T) {
 			if c.big && testing.Short() {
 				t.Skip("about 100 million nodes; skipped under -short")
 			}
-			if c.slow && raceEnabled && c.name != "T1" && c.name != "T3" {
-				t.Skip("4 million nodes; only T1 and T3 run under the race detector")
+			if c.slow && (raceEnabled || emulated) && c.name != "T1" && c.name != "T3" {
+				t.Skip("4 million nodes; only T1 and T3 run under the race detector and emulation")
 			}
 			tree, err := Parse(c.args)
 			if err != nil {
@@ -61,9 +62,9 @@ func TestPublishedCounts(t *testing.T) {
 				}
 				return
 			}
-			if c.name != "default" && c.name != "T1" && c.name != "T3" || raceEnabled {
-				// Extra trees, and T1 and T3 under the race detector: one
-				// serial and one parallel search.
+			if c.name != "default" && c.name != "T1" && c.name != "T3" || raceEnabled || emulated {
+				// Extra trees, and T1 and T3 under the race detector and
+				// emulation: one serial and one parallel search.
 				if got := SearchSerial(tree); got != c.want {
 					t.Errorf("SearchSerial = %+v, want %+v", got, c.want)
 				}
@@ -232,10 +233,11 @@ func panicValue(f func()) (v any) {
 }
 
 func TestSearchPanicsOnBadTree(t *testing.T) {
-	for _, c := range []struct {
+	type badTree struct {
 		tree Tree
 		want string
-	}{
+	}
+	cases := []badTree{
 		{Tree{Type: 4}, "Tree.Type = 4"},
 		{Tree{Type: -1}, "Tree.Type = -1"},
 		{Tree{Shape: 9}, "Tree.Shape = 9"},
@@ -244,8 +246,12 @@ func TestSearchPanicsOnBadTree(t *testing.T) {
 		{Tree{B0: -1}, "Tree.B0 = -1"},
 		{Tree{M: -2}, "Tree.M = -2"},
 		{Tree{Seed: -5}, "Tree.Seed = -5"},
-		{Tree{Seed: 1 << 31}, "Tree.Seed = 2147483648"},
-	} {
+	}
+	if strconv.IntSize == 64 { // where int has 32 bits, every seed >= 0 is below 2^31
+		big := int64(1) << 31
+		cases = append(cases, badTree{Tree{Seed: int(big)}, "Tree.Seed = 2147483648"})
+	}
+	for _, c := range cases {
 		for name, f := range map[string]func(){
 			"SearchSerial": func() { SearchSerial(c.tree) },
 			"Search":       func() { Search(c.tree) },
@@ -274,7 +280,11 @@ func TestSearchAllocs(t *testing.T) {
 	if s, l := SearchSerial(small).Nodes, SearchSerial(large).Nodes; l < 50*s {
 		t.Fatalf("trees too alike: %d and %d nodes", s, l)
 	}
-	count := func(f func()) float64 { return testing.AllocsPerRun(5, f) }
+	runs := 5
+	if emulated {
+		runs = 1 // each run of T3 takes seconds
+	}
+	count := func(f func()) float64 { return testing.AllocsPerRun(runs, f) }
 	if a, b := count(func() { SearchSerial(small) }), count(func() { SearchSerial(large) }); b > a {
 		t.Errorf("SearchSerial allocates %v times on the small tree, %v on the large one", a, b)
 	}

@@ -232,3 +232,16 @@ func TestExpectedSmall(t *testing.T) {
 		}
 	}
 }
+
+// TestCyclicDeepLimit checks the Cyclic shape's end at depth 5*Depth for a
+// Depth whose 5*Depth does not fit a 32-bit int.
+func TestCyclicDeepLimit(t *testing.T) {
+	tr := Tree{Type: Geometric, Shape: Cyclic, B0: 4, Depth: 500_000_000}
+	r := newRule(tr) // sizes its tables by 5*Depth+2
+	if h := math.MaxInt32; r.branching(h) == 0 {
+		t.Errorf("branching(%d) = 0 below the end of the tree at depth 5*%d", h, tr.Depth)
+	}
+	if r := newRule(Tree{Type: Geometric, Shape: Cyclic, B0: 4, Depth: 10}); r.branching(51) != 0 || r.branching(50) == 0 {
+		t.Errorf("Depth 10: branching(50) = %v, branching(51) = %v; want the tree to end below depth 50", r.branching(50), r.branching(51))
+	}
+}

@@ -138,7 +138,7 @@ func checkHealthy(t *testing.T, pool *core.Pool, jobs int) {
 }
 
 func healthyJobs() int {
-	if raceEnabled {
+	if raceEnabled || emulated {
 		return 200
 	}
 	return 1000

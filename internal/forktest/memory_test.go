@@ -107,6 +107,10 @@ func TestMemoryBound(t *testing.T) {
 		fibN = 27
 		deep.B0 = 200
 	}
+	if emulated {
+		fibN = 24
+		deep.B0 = 50
+	}
 	wantFib := fibSerial(fibN)
 	wantUTS := uts.SearchSerial(deep)
 	cases := []struct {

@@ -39,7 +39,7 @@ func programLeaves() int {
 	switch {
 	case *leaveFlag > 0:
 		return *leaveFlag
-	case raceEnabled:
+	case raceEnabled || emulated:
 		return 1500
 	case testing.Short():
 		return 6000
@@ -51,7 +51,7 @@ func seedCount() int {
 	switch {
 	case *seedsFlag > 0:
 		return *seedsFlag
-	case raceEnabled && testing.Short():
+	case (raceEnabled || emulated) && testing.Short():
 		return 200
 	case raceEnabled || testing.Short():
 		return 300

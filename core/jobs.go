@@ -1,6 +1,9 @@
 package core
 
-import "sync/atomic"
+import (
+	"sync"
+	"sync/atomic"
+)
 
 // A job is a task forked by Scope.Go: run fn(w, arg) as a task of its own
 // and count it done in scope. Unlike a Join's frame it is not tied to the
@@ -28,12 +31,25 @@ func getJob(w *Worker) *job {
 			return j
 		}
 	}
+	if j, ok := outsideJobs.Get().(*job); ok {
+		return j
+	}
 	return &job{}
 }
 
+// outsideJobs recycles the records of jobs forked from outside the pool,
+// which no worker's free list serves: one allocation less a task for a
+// goroutine that forks many.
+var outsideJobs sync.Pool
+
 // putJob returns a finished job's record to w's free list.
 func (w *Worker) putJob(j *job) {
+	outside := j.outside
 	j.fn, j.arg, j.scope, j.outside = nil, nil, nil, false
+	if outside {
+		outsideJobs.Put(j)
+		return
+	}
 	if w.jobFreeLen < jobFreeMax {
 		j.next = w.jobFree
 		w.jobFree = j

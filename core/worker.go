@@ -137,6 +137,12 @@ func (w *Worker) loop() {
 			}
 			continue
 		}
+		if !counted {
+			if j := w.jobs.pop(); j != nil { // its own jobs, without counting itself searching (see helpUntil)
+				w.runJob(j)
+				continue
+			}
+		}
 		if w.search(nil, -1, counted) {
 			counted = false
 			continue
@@ -455,6 +461,15 @@ func (w *Worker) waitStolen(h *frameHeader, i uint32) *PanicError {
 func (w *Worker) helpUntil(l latch, leap int) {
 	counted := false
 	for !l.probe() {
+		if !counted {
+			// Its own jobs first, as a Join pops its own frames: without the
+			// searching count's two atomic updates, which bounce between
+			// workers when jobs are a microsecond.
+			if j := w.jobs.pop(); j != nil {
+				w.runJob(j)
+				continue
+			}
+		}
 		if !w.spare && w.limited() {
 			if counted {
 				w.pool.addSearching(w, -1)

@@ -2,18 +2,30 @@ package par
 
 import (
 	"iter"
+	"runtime"
+	"runtime/debug"
+	"sync"
 	"sync/atomic"
 
 	"github.com/gofork/gofork/core"
 )
 
 // Streams: parallel work over a sequence of unknown length (lines of a file,
-// rows of a query, any iter.Seq), with memory bounded by InFlight. The
-// sequence is pulled on the goroutine that calls ForEachSeq or ranges over
-// MapSeq, one item at a time as the iter.Seq contract asks; the functions
-// run as tasks of the pool. See doc.go, "Streams".
+// rows of a query, any iter.Seq), with memory bounded by InFlight. See
+// doc.go, "Streams".
+//
+// How a stream runs, after TBB's parallel_pipeline with a serial in-order
+// input stage: up to one *pump* task per worker pulls the next item from
+// the sequence (through iter.Pull, under a lock, so that the sequence is
+// pulled by one goroutine at a time as its contract asks), runs fn on it and
+// goes on with the next, while fewer than InFlight items are between pull
+// and consumption. The consumer, on the caller's goroutine, only takes the
+// results in order from a ring of InFlight slots. Items are never handed
+// from the consumer to the workers one by one: on a machine whose
+// processors the workers keep busy, the consumer could not run often enough
+// to do it, and each hand-over would cost a goroutine switch.
 
-// inFlight returns the window of a stream on c's pool.
+// window returns the window of a stream on c's pool.
 func (c config) window() int {
 	if c.inFlight > 0 {
 		return c.inFlight
@@ -21,12 +33,301 @@ func (c config) window() int {
 	return 4 * c.pool.Workers()
 }
 
+// slot states.
+const (
+	slotEmpty  uint32 = iota // not pulled yet, or consumed
+	slotPulled               // pulled; fn running
+	slotDone                 // fn returned (or panicked): r or panicked is set
+)
+
+type streamSlot[E, R any] struct {
+	state    atomic.Uint32
+	r        R
+	panicked *core.PanicError
+	skipped  bool     // the stream had stopped: fn was not called
+	_        [64]byte // pumps write neighbouring slots: keep them off one cache line
+}
+
+// stream is the state of one run of a MapSeq (ordered) or ForEachSeq.
+type stream[E, R any] struct {
+	pool    *core.Pool
+	fn      func(E) R
+	n       int64 // the window
+	workers int32 // most pumps at once
+	ordered bool  // MapSeq: slots are consumed in order by the consumer
+
+	mu      sync.Mutex // the pull lock: one goroutine pulls at a time
+	next    func() (E, bool)
+	stopSeq func()
+	_       [64]byte
+	pulled  atomic.Int64 // items pulled; written under mu, read anywhere
+	_       [64]byte
+	seqDone bool      // seq ended or panicked; guarded by mu
+	seqPan  any       // what seq panicked with; written under mu before ended is set
+	once    sync.Once // finish runs once
+
+	// firstPanic is the first panic of fn (ForEachSeq; MapSeq keeps each in
+	// its slot).
+	firstPanic atomic.Pointer[core.PanicError]
+
+	ring     []streamSlot[E, R]
+	consumed atomic.Int64 // MapSeq: results taken by the consumer; ForEachSeq: calls finished
+	_        [64]byte
+	ended    atomic.Bool // no more pulls: seq done, a panic, or the consumer stopped
+	stop     atomic.Bool // the consumer stopped or fn panicked: skip fn, pull no more
+
+	pumps  core.Scope
+	active atomic.Int32 // pumps running
+	pump   func(*core.Worker, any)
+	batch  int // most items a pump pulls at once
+
+	waiting atomic.Int64  // MapSeq: the slot the consumer sleeps on, or -1
+	wake    chan struct{} // buffered (1): a pump tells the consumer its slot is done
+}
+
+func newStream[E, R any](seq iter.Seq[E], fn func(E) R, c config, ordered bool) *stream[E, R] {
+	s := &stream[E, R]{pool: c.pool, fn: fn, ordered: ordered, wake: make(chan struct{}, 1)}
+	s.n = int64(c.window())
+	s.workers = int32(max(c.pool.Workers(), 1))
+	s.ring = make([]streamSlot[E, R], s.n)
+	s.next, s.stopSeq = iter.Pull(seq)
+	s.waiting.Store(-1)
+	s.pump = s.run
+	// A pump takes up to half of its share of the window at once:
+	// enough to pay the pull lock once for a few items, few enough that
+	// the other pumps still find items to take.
+	s.batch = int(max(1, s.n/int64(s.workers)/2))
+	return s
+}
+
+// topUp starts pumps while fewer than one per worker run and the window
+// has room. Whoever makes room (the consumer, a finished call) calls it; a
+// pump about to stop calls it too, after it counted itself out, so that a
+// pump never stops while another is needed (the Dekker pair: active, then
+// the window).
+func (s *stream[E, R]) topUp() {
+	for !s.ended.Load() && s.room() {
+		a := s.active.Load()
+		if a >= s.workers {
+			return
+		}
+		if s.active.CompareAndSwap(a, a+1) {
+			s.pumps.GoWith(s.pool, s.pump, nil)
+		}
+	}
+}
+
+// room reports whether another item may be pulled: fewer than n between
+// pull and consumption.
+func (s *stream[E, R]) room() bool { return s.pulled.Load()-s.consumed.Load() < s.n }
+
+// run is one pump: it pulls and computes items until the window is full,
+// the sequence ends, the stream stops, or another pump holds the pull lock
+// (that one goes on).
+func (s *stream[E, R]) run(_ *core.Worker, _ any) {
+	buf := make([]E, s.batch)
+	for {
+		i, k := s.pull(buf)
+		if k == 0 {
+			s.active.Add(-1)
+			s.topUp() // room may have appeared after this pump looked
+			return
+		}
+		for j := range k {
+			s.compute(i+int64(j), buf[j])
+		}
+		clear(buf[:k])
+	}
+}
+
+// pull takes the next items, up to len(buf) of them (never more than the
+// window's room), into buf and returns the index of the first and their
+// number; 0 items when the pump should stop. Taking a few at a time pays
+// the pull lock and the window's counters once per batch.
+func (s *stream[E, R]) pull(buf []E) (i int64, k int) {
+	for try := 0; !s.mu.TryLock(); try++ {
+		if try == 64 {
+			return 0, 0 // the holder pulls on
+		}
+		runtime.Gosched()
+	}
+	defer s.mu.Unlock()
+	for try := 0; !s.room() && !s.seqDone && !s.stop.Load(); try++ {
+		// The window is full: the consumer lags. Give it this processor a
+		// few times before stopping (it may be runnable, waiting for one).
+		if try == 8 {
+			return 0, 0
+		}
+		s.mu.Unlock()
+		runtime.Gosched()
+		s.mu.Lock()
+	}
+	if s.seqDone || s.stop.Load() {
+		return 0, 0
+	}
+	i = s.pulled.Load()
+	want := min(int64(len(buf)), s.n-(i-s.consumed.Load()))
+	for int64(k) < want {
+		e, ok := s.pullOne()
+		if !ok {
+			s.seqDone = true
+			s.ended.Store(true) // after seqPan: whoever sees ended sees it
+			s.signal()          // a consumer may wait for an item that will not come
+			break
+		}
+		buf[k] = e
+		if s.ordered {
+			s.ring[(i+int64(k))%s.n].state.Store(slotPulled)
+		}
+		k++
+	}
+	s.pulled.Store(i + int64(k))
+	return i, k
+}
+
+// pullOne pulls one item, recording a panic of the sequence. Caller holds mu.
+func (s *stream[E, R]) pullOne() (e E, ok bool) {
+	defer func() {
+		if v := recover(); v != nil {
+			s.seqPan, ok = v, false
+		}
+	}()
+	return s.next()
+}
+
+// signal wakes the consumer if it sleeps; a token left over only makes it
+// look again.
+func (s *stream[E, R]) signal() {
+	select {
+	case s.wake <- struct{}{}:
+	default:
+	}
+}
+
+// compute runs fn on item i and publishes its result. Once the stream has
+// stopped, fn is not called and the item is marked skipped.
+func (s *stream[E, R]) compute(i int64, e E) {
+	var r R
+	skipped := s.stop.Load()
+	done := skipped
+	defer func() {
+		var pe *core.PanicError
+		if !done {
+			v := recover()
+			if v == nil {
+				v = core.ErrGoexit // runtime.Goexit: recorded, and it goes on
+			}
+			pe = &core.PanicError{Value: v, Stack: debug.Stack()}
+			// The panic first: whoever sees stop (and skips) finds it.
+			s.firstPanic.CompareAndSwap(nil, pe)
+			s.stop.Store(true) // pull no more; calls not started are skipped
+			s.ended.Store(true)
+		}
+		s.publish(i, r, pe, skipped)
+	}()
+	if !skipped {
+		r = s.fn(e)
+		done = true
+	}
+}
+
+// publish records item i's outcome and wakes the consumer if it waits for it.
+func (s *stream[E, R]) publish(i int64, r R, pe *core.PanicError, skipped bool) {
+	if !s.ordered {
+		s.consumed.Add(1) // a call finished: its place in the window is free
+		if pe != nil {
+			s.signal()
+		}
+		return
+	}
+	sl := &s.ring[i%s.n]
+	sl.r, sl.panicked, sl.skipped = r, pe, skipped
+	sl.state.Store(slotDone) // publishes the fields; pairs with the consumer's Load
+	if pe != nil || s.waiting.Load() == i {
+		s.signal()
+		// The consumer, woken for half a window of results, waits in this
+		// processor's next-to-run slot: let it take them now. Left to the
+		// scheduler it runs only when a pump is preempted, and the window
+		// fills meanwhile and every pump stops.
+		runtime.Gosched()
+	}
+}
+
+// take returns the result of item i, waiting for it (as a blocking call
+// inside a task: a spare stands in for the worker), or reports false when
+// the sequence ended, or the stream stopped, before item i.
+//
+// The consumer does not wake for every item: while item i is not ready it
+// sleeps until item i+n/2-1 is (or the sequence ends), then takes all that
+// are ready, so that one goroutine switch serves half a window. It
+// announces the item it sleeps on (waiting), then looks again; the pump
+// that completes an item stores its state, then looks at waiting (Dekker):
+// one of them sees the other, so no wake-up is lost.
+func (s *stream[E, R]) take(i int64) (R, *core.PanicError, bool) {
+	sl := &s.ring[i%s.n]
+	var zero R
+	for sl.state.Load() != slotDone {
+		if s.never(i) {
+			if pe := s.firstPanic.Load(); pe != nil {
+				return zero, pe, true // fn panicked and the stream stopped before item i
+			}
+			return zero, nil, false // the sequence ended before item i
+		}
+		t := i + max(s.n/2, 1) - 1 // the end of the batch it waits for
+		if s.ready(t) {
+			t = i // the batch is there but not item i: wait for it alone
+		}
+		s.waiting.Store(t)
+		if sl.state.Load() != slotDone && !s.ready(t) && !s.never(i) {
+			core.Blocking(func() { <-s.wake })
+		}
+		s.waiting.Store(-1)
+	}
+	r, pe, skipped := sl.r, sl.panicked, sl.skipped
+	sl.r, sl.panicked, sl.skipped = zero, nil, false
+	sl.state.Store(slotEmpty)
+	if skipped {
+		// A call of fn panicked (later in the sequence, or this one was
+		// skipped before its turn): report that panic, not a zero result.
+		return zero, s.firstPanic.Load(), s.firstPanic.Load() != nil
+	}
+	return r, pe, true
+}
+
+// ready reports whether item t's result is there, or will never be.
+func (s *stream[E, R]) ready(t int64) bool {
+	return s.ring[t%s.n].state.Load() == slotDone || s.never(t)
+}
+
+// never reports whether item i will never be pulled: the stream ended
+// before it. It takes the pull lock, so that a batch being pulled counts.
+func (s *stream[E, R]) never(i int64) bool {
+	if !s.ended.Load() {
+		return false
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return i >= s.pulled.Load()
+}
+
+// finish stops the stream and waits until no pump runs; then the sequence
+// is stopped (iter.Pull's stop, never while a pump pulls). It runs once.
+func (s *stream[E, R]) finish() {
+	s.once.Do(func() {
+		s.stop.Store(true)
+		s.ended.Store(true)
+		waitQuietly(&s.pumps, s.pool)
+		s.stopSeq()
+	})
+}
+
 // ForEachSeq calls fn(e) for every item e of seq, in parallel on the pool
 // (core.Default() unless WithPool names another), and returns when every
 // call has returned. At most InFlight items (default four per worker) are
-// taken from seq and not yet finished: pulling waits for a call to return,
-// so an endless seq runs in bounded memory. seq may block (reading a
-// file): the pool works meanwhile on the items already taken.
+// taken from seq and not yet finished, so an endless seq runs in bounded
+// memory. seq is pulled by the workers, one at a time (the iter.Seq
+// contract), as they become free; it may block (reading a file): the other
+// workers go on with the items already taken.
 //
 // A panic in fn stops the pulling; ForEachSeq waits for the calls that
 // started and panics with it as a *core.PanicError. A panic in seq reaches
@@ -39,78 +340,33 @@ func ForEachSeq[E any](seq iter.Seq[E], fn func(E), opts ...Option) {
 	if fn == nil {
 		panic("par: ForEachSeq with a nil function")
 	}
-	c := resolve(opts)
-	n := c.window()
-	var s core.Scope
-	var failed atomic.Bool
-	pulled := false
-	defer func() {
-		if !pulled { // seq panicked: let the calls that started finish first
-			waitQuietly(&s, c.pool)
-		}
-	}()
-	for e := range seq {
-		if failed.Load() {
-			break
-		}
-		s.Go(c.pool, func(*core.Worker) {
-			ok := false
-			defer func() {
-				if !ok {
-					failed.Store(true) // stop pulling; the panic goes on to the scope
-				}
-			}()
-			fn(e)
-			ok = true
-		})
-		// At most n items between pull and finish: the next pull waits
-		// for a slot (running other work, inside a task).
-		s.WaitBelow(c.pool, n)
+	s := newStream(seq, func(e E) struct{} { fn(e); return struct{}{} }, resolve(opts), false)
+	defer s.finish()
+	s.topUp()
+	// While the sequence lasts some pump runs: one stops only when the pull
+	// lock is held (its holder goes on), the stream ended, or the window is
+	// full, which n calls in progress make and their end undoes (a pump
+	// that stops starts another if there is room, see topUp). So the pumps
+	// are all done only once the stream ended.
+	s.pumps.Wait(s.pool)
+	s.finish()
+	if pe := s.firstPanic.Load(); pe != nil {
+		panic(pe)
 	}
-	pulled = true
-	s.Wait(c.pool)
-}
-
-// waitQuietly waits for the scope's tasks and drops their panic: the
-// caller is unwinding a panic of its own.
-func waitQuietly(s *core.Scope, p *core.Pool) {
-	defer func() { _ = recover() }()
-	s.Wait(p)
-}
-
-// mapSlot is one place of MapSeq's window: an item, its result and the
-// scope that runs it (so that the consumer can wait for this one).
-type mapSlot[E, R any] struct {
-	m     *mapState[E, R]
-	e     E
-	r     R
-	scope core.Scope
-}
-
-// mapState is what MapSeq's tasks share.
-type mapState[E, R any] struct {
-	fn func(E) R
-	// stop is set once the consumer stopped (break, or a panic): tasks that
-	// have not started skip fn.
-	stop atomic.Bool
-}
-
-// mapTask computes one slot's result.
-func mapTask[E, R any](_ *core.Worker, arg any) {
-	sl := arg.(*mapSlot[E, R])
-	if sl.m.stop.Load() {
-		return
+	if s.seqPan != nil {
+		panic(s.seqPan)
 	}
-	sl.r = sl.m.fn(sl.e)
 }
 
 // MapSeq returns a sequence of fn(e) for the items e of seq, in seq's order,
 // with the calls of fn run in parallel on the pool (core.Default() unless
 // WithPool names another). At most InFlight items (default four per worker)
-// exist between being taken from seq and being consumed: MapSeq pulls ahead
-// of the consumer by that much and no more, and a slow item holds the
-// window rather than letting it grow. The result is meant to be ranged over
-// once; each range runs the pipeline anew.
+// exist between being taken from seq and being consumed: the workers pull
+// ahead of the consumer by that much and no more, and a slow item holds the
+// window rather than letting it grow. seq is pulled by the workers, one at a
+// time (the iter.Seq contract); the results are yielded on the goroutine
+// that ranges. The result is meant to be ranged over once; each range runs
+// the pipeline anew.
 //
 // Breaking out of the range loop stops the pulling; calls not started are
 // dropped, the others finish before the loop ends. A panic in fn reaches the
@@ -125,52 +381,35 @@ func MapSeq[E, R any](seq iter.Seq[E], fn func(E) R, opts ...Option) iter.Seq[R]
 		panic("par: MapSeq with a nil function")
 	}
 	return func(yield func(R) bool) {
-		c := resolve(opts)
-		n := c.window()
-		m := &mapState[E, R]{fn: fn}
-		ring := make([]mapSlot[E, R], n)
-		for i := range ring {
-			ring[i].m = m
-		}
-		task := mapTask[E, R]
-		var head, tail int // ring[head%n : tail%n] are in flight, oldest first
-		finished := false
-		defer func() {
-			if !finished { // a break or a panic: drop what has not started, wait for the rest
-				m.stop.Store(true)
-				for ; head < tail; head++ {
-					waitQuietly(&ring[head%n].scope, c.pool)
-				}
+		s := newStream(seq, fn, resolve(opts), true)
+		defer s.finish()
+		s.topUp()
+		for i := int64(0); ; i++ {
+			r, pe, ok := s.take(i)
+			if !ok {
+				break
 			}
-		}()
-		// next hands the oldest item's result to the consumer.
-		next := func() bool {
-			sl := &ring[head%n]
-			sl.scope.Wait(c.pool) // re-raises the item's panic
-			head++
-			var zr R
-			var ze E
-			r := sl.r
-			sl.r, sl.e = zr, ze
-			return yield(r)
-		}
-		for e := range seq {
-			sl := &ring[tail%n]
-			sl.e = e
-			tail++
-			sl.scope.GoWith(c.pool, task, sl)
-			// At most n items between pull and consumption: with the
-			// window full, the oldest goes to the consumer before the next
-			// pull.
-			if tail-head == n && !next() {
+			if pe != nil {
+				s.finish() // every call that started returns first
+				panic(pe)
+			}
+			if !yield(r) {
 				return
 			}
+			s.consumed.Add(1) // consumed: its place in the window is free
+			s.topUp()
 		}
-		for head < tail {
-			if !next() {
-				return
-			}
+		s.finish()
+		if s.seqPan != nil {
+			panic(s.seqPan)
 		}
-		finished = true
 	}
 }
+
+// waitQuietly waits for the scope's tasks and drops their panic: the
+// caller is unwinding a panic of its own, or reports its own.
+func waitQuietly(s *core.Scope, p *core.Pool) {
+	defer func() { _ = recover() }()
+	s.Wait(p)
+}
+

@@ -412,4 +412,3 @@ func waitQuietly(s *core.Scope, p *core.Pool) {
 	defer func() { _ = recover() }()
 	s.Wait(p)
 }
-

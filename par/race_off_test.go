@@ -1,0 +1,5 @@
+//go:build !race
+
+package par_test
+
+const raceEnabled = false

@@ -27,16 +27,44 @@ func IndexFunc[S ~[]E, E any](s S, f func(E) bool, opts ...Option) int {
 	if f == nil {
 		panic("par: IndexFunc with a nil f")
 	}
-	n := len(s)
-	head := min(n, searchHead)
-	for i, v := range s[:head] {
-		if f(v) {
+	head := min(len(s), searchHead)
+	if i := indexSerial(s[:head], f); i >= 0 || head == len(s) {
+		return i
+	}
+	return indexFrom(s, head, f, opts)
+}
+
+// indexSerial returns the smallest index i with f(s[i]) true, or -1. It is
+// unrolled by four: Go keeps no register across a call through a func
+// value, so a plain loop would take its counter through memory once per
+// element.
+func indexSerial[E any](s []E, f func(E) bool) int {
+	i := 0
+	for ; i+4 <= len(s); i += 4 {
+		x := (*[4]E)(s[i:])
+		switch {
+		case f(x[0]):
+			return i
+		case f(x[1]):
+			return i + 1
+		case f(x[2]):
+			return i + 2
+		case f(x[3]):
+			return i + 3
+		}
+	}
+	for ; i < len(s); i++ {
+		if f(s[i]) {
 			return i
 		}
 	}
-	if head == n {
-		return -1
-	}
+	return -1
+}
+
+// indexFrom is IndexFunc's search of s[head:] in doubling ranges, for a
+// slice with no match before head.
+func indexFrom[E any](s []E, head int, f func(E) bool, opts []Option) int {
+	n := len(s)
 	c := resolve(opts)
 	var best atomic.Int64 // the smallest match found, n if none: CAS-min by every leaf, read between blocks
 	best.Store(int64(n))
@@ -46,13 +74,11 @@ func IndexFunc[S ~[]E, E any](s S, f func(E) bool, opts ...Option) int {
 			if best.Load() <= int64(i) {
 				return none{} // a match before this block is known
 			}
-			for j, v := range s[i:min(i+searchBlock, lo+int(b))] {
-				if f(v) {
-					for m := int64(i + j); ; {
-						old := best.Load()
-						if old <= m || best.CompareAndSwap(old, m) {
-							return none{}
-						}
+			if j := indexSerial(s[i:min(i+searchBlock, lo+int(b))], f); j >= 0 {
+				for m := int64(i + j); ; {
+					old := best.Load()
+					if old <= m || best.CompareAndSwap(old, m) {
+						return none{}
 					}
 				}
 			}

@@ -1,7 +1,6 @@
 package par_test
 
 import (
-	"fmt"
 	"math/rand/v2"
 	"slices"
 	"strconv"
@@ -173,11 +172,4 @@ func TestShuffleLarge(t *testing.T) {
 	if fixed > 20 { // a uniform permutation has one fixed point on average
 		t.Errorf("%d fixed points", fixed)
 	}
-}
-
-func ExampleShuffle() {
-	deck := []string{"A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"}
-	par.Shuffle(deck, 2024)
-	fmt.Println(len(deck), slices.Contains(deck, "Q"))
-	// Output: 13 true
 }

@@ -73,7 +73,7 @@ func Filter[S ~[]E, E any](s S, keep func(E) bool, opts ...Option) S {
 // once (in order, on the calling goroutine, with one worker or a short s,
 // where DeleteFunc is slices.DeleteFunc).
 //
-// s is packed round by round (rounds of about 1 MiB): the blocks of a round
+// s is packed round by round (rounds of about 4 MiB): the blocks of a round
 // mark and count their kept elements in parallel, then copy them to their
 // final place, through a round-sized scratch buffer when that place overlaps
 // the round. If del panics, the panic reaches the caller and s holds a mix of
@@ -88,9 +88,7 @@ func DeleteFunc[S ~[]E, E any](s S, del func(E) bool, opts ...Option) S {
 	}
 	var k int
 	onPool(c, func() {
-		k = pack.InPlace(s, func(lo, hi int, words []uint64) int {
-			return pack.MarkFunc(s[lo:hi], words, del, false)
-		}, blockRunner(c))
+		k = pack.InPlace(s, pack.Func[E]{Keep: del, Want: false}, blockRunner(c))
 	})
 	return s[:k]
 }

@@ -15,8 +15,9 @@ import (
 const BlockLen = 1024
 
 // roundBytes is the size of the part of the slice InPlace packs at a time:
-// small enough to stay in the caches between the marking and the moving.
-const roundBytes = 1 << 20
+// small enough to stay in the last-level cache between the marking and the
+// copying, large enough that the loops it costs are few.
+const roundBytes = 1 << 22
 
 // Runner runs body(lo, hi) over disjoint subranges covering [0, n),
 // possibly in parallel, and returns when every call has returned.
@@ -37,68 +38,16 @@ func MarkFunc[E any](s []E, words []uint64, keep func(E) bool, want bool) int {
 		chunk := s[w*64 : min(w*64+64, len(s))]
 		var m uint64
 		for j, v := range chunk {
+			var bit uint64
 			if keep(v) == want {
-				m |= 1 << j
+				bit = 1
 			}
+			m |= bit << j
 		}
 		words[w] = m
 		n += bits.OnesCount64(m)
 	}
 	return n
-}
-
-// MarkRuns sets the bit of each element v of s that is not equal to the
-// one before it, prev, by eq(v, prev) (prev stands before s[0]; if first,
-// s[0] is the first element of all and is marked), clears the others and
-// returns how many it set: the marks of slices.CompactFunc, which calls eq
-// the same way.
-func MarkRuns[E any](s []E, prev E, first bool, words []uint64, eq func(a, b E) bool) int {
-	n := 0
-	for w := range words[:Words(len(s))] {
-		chunk := s[w*64 : min(w*64+64, len(s))]
-		var m uint64
-		j := 0
-		if first && w == 0 {
-			m, prev, j = 1, chunk[0], 1
-		}
-		for ; j < len(chunk); j++ {
-			v := chunk[j]
-			if !eq(v, prev) {
-				m |= 1 << j
-			}
-			prev = v
-		}
-		words[w] = m
-		n += bits.OnesCount64(m)
-	}
-	return n
-}
-
-// MarkChanges is MarkRuns for comparable elements and ==, without a call per
-// element.
-func MarkChanges[E comparable](s []E, prev E, first bool, words []uint64) int {
-	n := 0
-	for w := range words[:Words(len(s))] {
-		chunk := s[w*64 : min(w*64+64, len(s))]
-		var m uint64
-		j := 0
-		if first && w == 0 {
-			m, prev, j = 1, chunk[0], 1
-		}
-		for ; j < len(chunk); j++ {
-			v := chunk[j]
-			m |= b2u(v != prev) << j
-			prev = v
-		}
-		words[w] = m
-		n += bits.OnesCount64(m)
-	}
-	return n
-}
-
-// b2u is 1 for true and 0 for false, without a branch.
-func b2u(b bool) uint64 {
-	return uint64(*(*uint8)(unsafe.Pointer(&b)))
 }
 
 // Gather copies the elements src[j] whose bit is set in words to dst, in
@@ -120,49 +69,53 @@ func Gather[E any](dst, src []E, words []uint64) int {
 	return k
 }
 
-// InPlace packs s: the elements marked by mark move to the front, in order,
-// the rest of s is zeroed, and the number kept is returned. mark(lo, hi,
-// words) must mark the kept elements of s[lo:hi] in words (as MarkFunc does,
-// bit j-lo for element j) and return how many it marked; lo is a multiple of
-// BlockLen. It may read s[lo-1], which holds its original value then.
+// A Packer packs one block of a slice: it moves the elements to keep to
+// the front of the block, in order, and returns their number. first tells
+// whether block starts the slice; before is the original element just
+// before the block (the zero value for the first block).
+type Packer[E any] interface {
+	Pack(block []E, first bool, before E) int
+}
+
+// InPlace packs s: the elements p keeps move to the front, in order, the
+// rest of s is zeroed, and the number kept is returned.
 //
-// The slice is packed round after round: the blocks of a round are marked,
-// in parallel, while nothing of the round has moved; then each block copies
-// its kept elements to their final place, directly when that place lies
-// before the round, or else through scratch space the size of a round, since
-// a block's destination may then hold another block's kept elements not yet
-// copied. Marking reads each element once from memory; the moves read it
-// from the cache.
-func InPlace[E any](s []E, mark func(lo, hi int, words []uint64) int, run Runner) int {
+// The slice is packed round after round (rounds of 4 MiB). The blocks of a
+// round are packed, in parallel, each within itself; then each block's kept
+// elements are copied to their final place: in parallel when every such
+// place lies before the round (the usual case once the first rounds have
+// dropped some elements), or else block after block, left to right, since a
+// block's place may then hold another block's kept elements not yet
+// copied. Packing reads each element once from memory and the copying reads
+// the kept ones from the cache. A round is one or two parallel loops, each
+// of which may have to wake a sleeping worker, so rounds are large.
+func InPlace[E any](s []E, p Packer[E], run Runner) int {
 	n := len(s)
 	round := BlockLen
 	if size := int(unsafe.Sizeof(*new(E))); size > 0 {
 		round = max(roundBytes/size/BlockLen*BlockLen, BlockLen)
 	}
 	round = min(round, Blocks(n)*BlockLen)
-	words := make([]uint64, round/64)
-	starts := make([]int, round/BlockLen) // count, then start, of each block's kept elements
-	var scratch []E
-	var r0, r1, out int // the round [r0, r1); elements kept before it
+	nbr := round / BlockLen
+	counts := make([]int, nbr) // kept elements of each block of the round
+	starts := make([]int, nbr) // where they go, from out
+	befores := make([]E, nbr)  // the element before each block, read before any moves
+	var r0, r1, out int        // the round [r0, r1); elements kept before it
 	// The loop bodies are made once; they read the round from the
 	// variables above.
-	markBlocks := func(lo, hi int) {
-		for b := lo; b < hi; b++ {
-			a := r0 + b*BlockLen
-			starts[b] = mark(a, min(a+BlockLen, r1), words[b*BlockLen/64:])
+	block := func(b int) []E {
+		lo := r0 + b*BlockLen
+		return s[lo:min(lo+BlockLen, r1)]
+	}
+	packBlocks := func(b0, b1 int) {
+		for b := b0; b < b1; b++ {
+			counts[b] = p.Pack(block(b), r0 == 0 && b == 0, befores[b])
 		}
 	}
-	var dst []E // where gatherBlocks writes: s from out, or scratch
-	gatherBlocks := func(lo, hi int) {
-		for b := lo; b < hi; b++ {
-			a := r0 + b*BlockLen
-			Gather(dst[starts[b]:], s[a:min(a+BlockLen, r1)], words[b*BlockLen/64:])
+	moveBlocks := func(b0, b1 int) {
+		for b := b0; b < b1; b++ {
+			copy(s[out+starts[b]:], block(b)[:counts[b]])
 		}
-	}
-	var kept int // in the round
-	copyBack := func(lo, hi int) {
-		lo, hi = lo*BlockLen, min(hi*BlockLen, kept)
-		copy(s[out+lo:out+hi], scratch[lo:hi])
 	}
 	clearTail := func(lo, hi int) {
 		clear(s[out+lo*BlockLen : min(out+hi*BlockLen, n)])
@@ -170,28 +123,95 @@ func InPlace[E any](s []E, mark func(lo, hi int, words []uint64) int, run Runner
 	for r0 = 0; r0 < n; r0 += round {
 		r1 = min(r0+round, n)
 		nb := Blocks(r1 - r0)
-		run(nb, markBlocks)
-		kept = 0
-		for b, c := range starts[:nb] {
+		for b := range nb {
+			if lo := r0 + b*BlockLen; lo > 0 {
+				befores[b] = s[lo-1] // as yet unmoved: see the round before's copying
+			}
+		}
+		run(nb, packBlocks)
+		kept := 0
+		for b, c := range counts[:nb] {
 			starts[b] = kept
 			kept += c
 		}
 		switch {
 		case out == r0 && kept == r1-r0:
-			// Nothing deleted so far: nothing moves.
+			// Nothing dropped so far: nothing moves.
 		case out+kept <= r0:
-			dst = s[out:]
-			run(nb, gatherBlocks)
+			run(nb, moveBlocks)
 		default:
-			if scratch == nil {
-				scratch = make([]E, round)
-			}
-			dst = scratch
-			run(nb, gatherBlocks)
-			run(Blocks(kept), copyBack)
+			moveBlocks(0, nb)
 		}
+		// The copying wrote s[:out+kept] only, and out+kept <= r1: the
+		// element before the next round moved only if nothing was dropped,
+		// and then onto itself.
 		out += kept
 	}
 	run(Blocks(n-out), clearTail)
 	return out
+}
+
+// Func keeps the elements e with Keep(e) == Want, calling Keep once per
+// element (par.DeleteFunc).
+type Func[E any] struct {
+	Keep func(E) bool
+	Want bool
+}
+
+func (f Func[E]) Pack(block []E, _ bool, _ E) int {
+	k := 0
+	for _, v := range block {
+		if f.Keep(v) == f.Want {
+			block[k] = v
+			k++
+		}
+	}
+	return k
+}
+
+// Runs keeps the first element of each run of elements equal by Eq, calling
+// Eq(e, the element before e) once per element but the first
+// (sortpar.CompactFunc, the calls of slices.CompactFunc).
+type Runs[E any] struct {
+	Eq func(a, b E) bool
+}
+
+func (r Runs[E]) Pack(block []E, first bool, before E) int {
+	k, i, prev := 0, 0, before
+	if first {
+		k, i, prev = 1, 1, block[0]
+	}
+	for ; i < len(block); i++ {
+		v := block[i]
+		if !r.Eq(v, prev) {
+			block[k] = v
+			k++
+		}
+		prev = v
+	}
+	return k
+}
+
+// Changes keeps the first element of each run of equal elements
+// (sortpar.Compact). Every element is stored at the next free place, which
+// advances past a kept one: no branch on the comparison, which runs of a
+// few equal elements would mispredict at each end.
+type Changes[E comparable] struct{}
+
+func (Changes[E]) Pack(block []E, first bool, before E) int {
+	k, i, prev := 0, 0, before
+	if first {
+		k, i, prev = 1, 1, block[0]
+	}
+	for ; i < len(block); i++ {
+		v := block[i]
+		block[k] = v
+		var step int // 0 or 1 without a branch (SETNE)
+		if v != prev {
+			step = 1
+		}
+		k += step
+		prev = v
+	}
+	return k
 }

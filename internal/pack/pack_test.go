@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"sync"
 	"testing"
 )
@@ -50,7 +51,9 @@ var keepPatterns = []struct {
 	{"blocks", func(_ *rand.Rand, i, _ int) bool { return (i/BlockLen)%3 != 1 }},
 }
 
-func checkInPlace[E comparable](t *testing.T, mk func(int) E, sizes []int) {
+// checkInPlace packs slices of n elements made by mk, keeping by every
+// pattern (idx tells an element's index), and compares with a filter loop.
+func checkInPlace[E comparable](t *testing.T, mk func(int) E, idx func(E) int, sizes []int) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for _, n := range sizes {
 		for _, p := range keepPatterns {
@@ -66,13 +69,7 @@ func checkInPlace[E comparable](t *testing.T, mk func(int) E, sizes []int) {
 			}
 			for _, workers := range []int{1, 3} {
 				got := slices.Clone(s)
-				k := InPlace(got, func(lo, hi int, words []uint64) int {
-					if lo%BlockLen != 0 {
-						t.Errorf("mark(%d, %d): lo not a block start", lo, hi)
-					}
-					i := lo
-					return MarkFunc(got[lo:hi], words, func(E) bool { i++; return keep[i-1] }, true)
-				}, goRunner(workers))
+				k := InPlace(got, Func[E]{Keep: func(e E) bool { return keep[idx(e)] }, Want: true}, goRunner(workers))
 				if k != len(want) || !slices.Equal(got[:k], want) {
 					t.Fatalf("n=%d %s workers=%d: kept %d, want %d, or wrong order", n, p.name, workers, k, len(want))
 				}
@@ -89,49 +86,60 @@ func checkInPlace[E comparable](t *testing.T, mk func(int) E, sizes []int) {
 
 func TestInPlace(t *testing.T) {
 	sizes := []int{0, 1, 63, 64, 65, BlockLen - 1, BlockLen + 1, 5000}
-	checkInPlace(t, func(i int) int64 { return int64(i + 1) }, append(sizes, roundBytes/8+3*BlockLen+5))
-	checkInPlace(t, func(i int) big { return big{v: int64(i + 1)} }, append(sizes, 3*roundBytes/512+7))
-	checkInPlace(t, func(i int) string { return fmt.Sprint(i) }, sizes)
+	checkInPlace(t, func(i int) int64 { return int64(i + 1) }, func(v int64) int { return int(v - 1) },
+		append(sizes, roundBytes/8+3*BlockLen+5))
+	checkInPlace(t, func(i int) big { return big{v: int64(i + 1)} }, func(b big) int { return int(b.v - 1) },
+		append(sizes, 3*roundBytes/512+7))
+	checkInPlace(t, func(i int) string { return fmt.Sprint(i) }, func(v string) int {
+		i, _ := strconv.Atoi(v)
+		return i
+	}, sizes)
 }
 
-func TestMarkRunsAndChanges(t *testing.T) {
+func TestInPlaceRuns(t *testing.T) {
+	// Changes and Runs against slices.Compact, over several rounds of big.
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, n := range []int{0, 1, 2, 100, BlockLen + 1, 3*roundBytes/512 + 7} {
+		for _, runLen := range []int{1, 3, 1000, 1 << 30} {
+			s := make([]big, n)
+			v := int64(0)
+			for i := range s {
+				if rng.IntN(runLen) == 0 {
+					v++
+				}
+				s[i] = big{v: v}
+			}
+			want := slices.Compact(slices.Clone(s))
+			for _, p := range []Packer[big]{Changes[big]{}, Runs[big]{Eq: func(a, b big) bool { return a.v == b.v }}} {
+				got := slices.Clone(s)
+				k := InPlace(got, p, goRunner(3))
+				if !slices.Equal(got[:k], want) || slices.ContainsFunc(got[k:], func(b big) bool { return b != big{} }) {
+					t.Fatalf("n=%d runs of ~%d, %T: differs from slices.Compact", n, runLen, p)
+				}
+			}
+		}
+	}
+}
+
+func TestMarkFuncAndGather(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
-	for _, n := range []int{1, 2, 63, 64, 65, 200} {
+	for _, n := range []int{0, 1, 2, 63, 64, 65, 200} {
 		s := make([]int, n)
 		for i := range s {
 			s[i] = rng.IntN(3)
 		}
-		want := slices.Compact(slices.Clone(s))
-		for _, split := range []int{0, 1, 64, n / 2, n - 1} {
-			if split < 0 || split >= n {
-				continue
-			}
-			// Mark [0, split) as the first piece and [split, n) after it.
-			w1, w2 := make([]uint64, Words(split)), make([]uint64, Words(n-split))
-			var k1, k2 int
-			if split > 0 {
-				k1 = MarkChanges(s[:split], 0, true, w1)
-				k2 = MarkChanges(s[split:], s[split-1], false, w2)
-			} else {
-				k2 = MarkChanges(s, 0, true, w2)
-			}
-			eq := func(a, b int) bool { return a == b }
-			w3, w4 := make([]uint64, len(w1)), make([]uint64, len(w2))
-			var k3, k4 int
-			if split > 0 {
-				k3 = MarkRuns(s[:split], 0, true, w3, eq)
-				k4 = MarkRuns(s[split:], s[split-1], false, w4, eq)
-			} else {
-				k4 = MarkRuns(s, 0, true, w4, eq)
-			}
-			if k1+k2 != len(want) || k3+k4 != len(want) || !slices.Equal(w1, w3) || !slices.Equal(w2, w4) {
-				t.Fatalf("n=%d split=%d: marked %d and %d, want %d", n, split, k1+k2, k3+k4, len(want))
-			}
+		keep := func(v int) bool { return v != 1 }
+		want := slices.DeleteFunc(slices.Clone(s), func(v int) bool { return !keep(v) })
+		for _, wantBit := range []bool{true, false} {
+			words := make([]uint64, Words(n))
+			k := MarkFunc(s, words, keep, wantBit)
 			got := make([]int, n)
-			m := Gather(got, s[:split], w1)
-			m += Gather(got[m:], s[split:], w2)
-			if !slices.Equal(got[:m], want) {
-				t.Fatalf("n=%d split=%d: gathered %v, want %v", n, split, got[:m], want)
+			m := Gather(got, s, words)
+			if !wantBit {
+				want = slices.DeleteFunc(slices.Clone(s), keep)
+			}
+			if k != len(want) || m != k || !slices.Equal(got[:m], want) {
+				t.Fatalf("n=%d want=%v: marked %d, gathered %v, want %v", n, wantBit, k, got[:m], want)
 			}
 		}
 	}

@@ -105,17 +105,22 @@ func TestMergeFloats(t *testing.T) {
 func TestMergeUnsorted(t *testing.T) {
 	// Unsorted runs give no order, but every element lands once.
 	rng := rand.New(rand.NewPCG(9, 9))
-	a, b := make([]int64, 5000), make([]int64, 3001)
-	for i := range a {
-		a[i] = rng.Int64N(100)
-	}
-	for i := range b {
-		b[i] = rng.Int64N(100)
-	}
-	dst := make([]int64, len(a)+len(b))
-	MergeWith(dst, a, b, WithCutoff(testCutoff))
-	if !sameMultiset(dst, slices.Concat(a, b), cmp.Compare[int64]) {
-		t.Fatalf("unsorted merge lost or duplicated elements")
+	for iter := range 300 {
+		a, b := make([]int64, rng.IntN(3000)), make([]int64, rng.IntN(3000))
+		for i := range a {
+			a[i] = rng.Int64N(100)
+		}
+		for i := range b {
+			b[i] = rng.Int64N(100)
+		}
+		if iter%2 == 0 {
+			slices.Sort(a) // one sorted run, one not
+		}
+		dst := make([]int64, len(a)+len(b))
+		MergeWith(dst, a, b, WithCutoff(testCutoff))
+		if !sameMultiset(dst, slices.Concat(a, b), cmp.Compare[int64]) {
+			t.Fatalf("unsorted merge of %d and %d lost or duplicated elements", len(a), len(b))
+		}
 	}
 }
 

@@ -33,28 +33,23 @@
 // Scan (exclusive, returning the total) and ScanInclusive write the prefix
 // combinations of a slice, as a serial loop would: dst[i] combines
 // src[0..i-1] (or src[0..i]) in order, so an associative op that is not
-// commutative is fine. They are the work-stealing scan of TBB's
-// parallel_scan, as one par.Split:
+// commutative is fine. On p workers the slice is cut into p+1 equal
+// segments and scanned in two fork-join phases of p tasks:
 //
-//   - a leaf whose range the worker reaches in order, knowing the
-//     combination of everything before it, writes its part of dst at once
-//     and passes the combination on;
-//   - a range a thief takes cannot know that yet: its leaves only fold their
-//     subranges and record the results;
-//   - when that range is joined to the known range before it, its records'
-//     start values are computed in order and the records are written in
-//     parallel (a nested par.ForRange).
+//   - segment 0 is written, its start being known, while segments 1..p-1
+//     are only folded (op over the segment, nothing written);
+//   - the start of each segment follows, in order, from the folds (p-1
+//     calls of op, on the calling task);
+//   - segments 1..p are written, in parallel.
 //
-// With one worker nothing is stolen: op runs once per element, like the
-// serial loop, with no second pass. With two, the thief folds while the
-// owner writes, and both write the thief's half: op runs about 1.5n times,
-// 0.75n on each worker, so two workers scan at most about 1.33 times as fast
-// as one. Work: n to 2n calls of op. Span: O(log n) per round. The slice is scanned in rounds
-// of 2 MiB of elements, one after another, so that what a thief folded is
-// still in a cache when it is written and the scan reads memory once;
-// slices of at most 4096 elements are scanned on the calling goroutine.
+// Work: n calls of op on one worker (a single serial pass), n + (p-1)n/(p+1)
+// on p. Span: two segments, 2n/(p+1): a speedup of (p+1)/2, which on two
+// workers (1.5) is the most any scan can reach (a prefix circuit's size
+// plus depth is at least 2n-2: Snir 1986). Slices of at most 4096 elements
+// are scanned on the calling goroutine. The phases are cut by the number of
+// workers, so partitioner options do not apply to the scans.
 //
-// Histogram counts elements per bucket, also as one par.Split: each run of
+// Histogram counts elements per bucket as one par.Split: each run of
 // leaves on one worker counts into one histogram, a range a thief takes
 // counts into a new one, and the join adds the right histogram into the
 // left. Work: n calls of bucket plus one histogram's worth of additions per

@@ -1,7 +1,4 @@
 package reduce
 
-// Thresholds the tests size their inputs around.
-const (
-	ScanSerialMax  = scanSerialMax
-	ScanRoundBytes = scanRoundBytes
-)
+// ScanSerialMax is the threshold the scan tests size their inputs around.
+const ScanSerialMax = scanSerialMax

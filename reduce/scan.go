@@ -2,7 +2,7 @@ package reduce
 
 import (
 	"fmt"
-	"unsafe"
+	"sync/atomic"
 
 	"github.com/gofork/gofork/internal/overlap"
 	"github.com/gofork/gofork/par"
@@ -24,9 +24,9 @@ import (
 // any other way. If op panics, the panic reaches the caller and dst holds
 // some mix of old and new values.
 //
-// op is called about n times with one worker and at most about 2n times
-// with many: a range a thief takes is first folded, then written once the
-// combination of everything before it is known (see the package doc).
+// opts name the pool (par.WithPool); partitioner options do not apply: a
+// scan on p workers runs as two phases of p tasks (see the package doc). op
+// is called n times with one worker and about 2n times with many.
 func Scan[S ~[]E, E any](dst, src S, identity E, op func(E, E) E, opts ...par.Option) E {
 	checkScan("Scan", dst, src, op)
 	if len(src) == 0 {
@@ -67,92 +67,93 @@ func checkScan[E any](name string, dst, src []E, op func(E, E) E) {
 	}
 }
 
-const (
-	// scanSerialMax is the length up to which a scan runs on the calling
-	// goroutine: starting tasks costs more than scanning this much.
-	scanSerialMax = 1 << 12
-	// scanRoundBytes is the size of a round: a scan runs round after
-	// round, and a round is small enough that what a thief folded is
-	// still in a cache when it is written.
-	scanRoundBytes = 1 << 21
-)
+// scanSerialMax is the length up to which a scan runs on the calling
+// goroutine: starting tasks costs more than scanning this much.
+const scanSerialMax = 1 << 12
 
-// scanState is the accumulator of one run of leaves. A known state has the
-// combination of everything before its range (val, when has), so its leaves
-// write dst; an unknown state belongs to a range a thief took, and its
-// leaves only fold their subranges into recs, to be written in parallel once
-// the range to their left is done.
-type scanState[E any] struct {
-	known bool
-	has   bool // val holds a value (not so only at the start of ScanInclusive and of a fresh unknown state)
-	val   E
-	recs  []scanRec[E]
-}
-
-// scanRec is a subrange [a, b) of the round, folded to sum; fixup turns sum
-// into the combination of everything before a.
-type scanRec[E any] struct {
-	a, b uint64
-	sum  E
-	has  bool // false only for the first record of ScanInclusive: nothing before it
-}
-
-// scanCtx is what every task of one scan shares.
+// scanCtx is what the tasks of one scan share: the slices, cut into p+1
+// segments for p workers (seg holds the p+2 bounds), and per segment the
+// combination of everything before it (pre) and of the segment (sum).
 type scanCtx[E any] struct {
-	dst, src  []E // the current round
+	dst, src  []E
 	op        func(E, E) E
 	inclusive bool
-	fixOpts   []par.Option // the caller's options with par.Auto: for the fix-up loops
+	seg       []int
+	pre, sum  []E
 }
 
 // scan runs an exclusive (identity, has) or inclusive (!has) scan of a
 // non-empty src into dst and returns the combination of all of src.
+//
+// With p workers the slice is cut into p+1 equal segments and scanned in
+// two phases of p tasks: first segment 0 is written (its start is known)
+// while segments 1..p-1 are folded; then their starts follow in order, and
+// segments 1..p are written. op runs 2p times per p+1 segments' elements,
+// and the two phases take two segments' time: (p+1)/2 times as fast as one
+// worker, which on two workers is the best any scan can do (a prefix
+// circuit's size plus depth is at least 2n-2, Snir 1986). There is no
+// cache to keep warm between the phases: a call through op costs more than
+// reading the element from memory.
 func scan[E any](dst, src []E, identity E, has bool, op func(E, E) E, inclusive bool, opts []par.Option) E {
-	n := len(src)
-	root := &scanState[E]{known: true, has: has, val: identity}
-	c := &scanCtx[E]{op: op, inclusive: inclusive, src: src, dst: dst}
-	if n <= scanSerialMax {
-		c.leaf(0, uint64(n), root)
-		return root.val
+	c := &scanCtx[E]{dst: dst, src: src, op: op, inclusive: inclusive}
+	if len(src) <= scanSerialMax {
+		return c.write(dst, src, identity, has)
 	}
-	// The fix-up loops and the task that runs the rounds take the caller's
-	// pool but always the Auto partitioner: an Affinity state must not serve
-	// two loops at once, and a one-iteration loop has nothing to place.
-	c.fixOpts = append(opts[:len(opts):len(opts)], par.Auto())
-	ops := par.Ops[*scanState[E]]{Leaf: c.leaf, Right: c.right, Join: c.join}
-	round := n
-	if size := int(unsafe.Sizeof(identity)); size > 0 {
-		round = max(scanRoundBytes/size, scanSerialMax)
-	}
-	rounds := func() {
-		for lo := 0; lo < n; lo += round {
-			hi := min(lo+round, n)
-			c.dst, c.src = dst[lo:hi], src[lo:hi]
-			par.Split(uint64(hi-lo), root, ops, opts...)
-		}
-	}
-	if n <= round {
-		rounds()
-	} else {
-		// One task runs every round, so that the rounds' loops start on a
-		// worker instead of waking the pool round after round.
-		par.ForRange(0, 1, func(int, int) { rounds() }, c.fixOpts...)
-	}
-	return root.val
+	// The phases are p tasks each, whatever the caller's partitioner.
+	phase := append(opts[:len(opts):len(opts)], par.Auto(), par.Grain(1))
+	var total E
+	par.ForRange(0, 1, func(int, int) {
+		// One task runs both phases, so that their loops start on a
+		// worker instead of waking the pool from outside.
+		total = c.run(identity, has, workers(phase), phase)
+	}, phase...)
+	return total
 }
 
-// leaf scans [a, b) of the round if st is known and folds it into a record
-// otherwise.
-func (c *scanCtx[E]) leaf(a, b uint64, st *scanState[E]) *scanState[E] {
-	s := c.src[a:b]
-	if !st.known {
-		r := foldSlice(s, c.op)
-		st.recs = append(st.recs, scanRec[E]{a: a, b: b, sum: r})
-		st.val, st.has = c.combine(st.val, st.has, r), true
-		return st
+// workers returns the number of workers of the pool named by opts: a Static
+// loop runs one chunk per worker.
+//
+// TODO: par could say this directly; see the report of issue 15.
+func workers(opts []par.Option) int {
+	var k atomic.Int32
+	par.ForRange(0, 1<<16, func(int, int) { k.Add(1) }, append(opts, par.Static())...)
+	return int(k.Load())
+}
+
+// run scans c.src on p workers, starting from acc (nothing, if !has), and
+// returns the combination of all of it.
+func (c *scanCtx[E]) run(acc E, has bool, p int, phase []par.Option) E {
+	n := len(c.src)
+	if p == 1 {
+		return c.write(c.dst, c.src, acc, has)
 	}
-	st.val, st.has = c.write(c.dst[a:b], s, st.val, st.has), true
-	return st
+	c.seg = make([]int, p+2)
+	for t := range c.seg {
+		c.seg[t] = t * n / (p + 1)
+	}
+	c.pre, c.sum = make([]E, p+1), make([]E, p+1)
+	// Phase 1: task 0 writes segment 0, task t > 0 folds segment t.
+	par.ForRange(0, p, func(lo, hi int) {
+		for t := lo; t < hi; t++ {
+			d, s := c.dst[c.seg[t]:c.seg[t+1]], c.src[c.seg[t]:c.seg[t+1]]
+			if t == 0 {
+				c.pre[1] = c.write(d, s, acc, has)
+			} else {
+				c.sum[t] = foldSlice(s, c.op)
+			}
+		}
+	}, phase...)
+	for t := 1; t < p; t++ {
+		c.pre[t+1] = c.op(c.pre[t], c.sum[t])
+	}
+	// Phase 2: task t writes segment t+1.
+	par.ForRange(0, p, func(lo, hi int) {
+		for t := lo + 1; t <= hi; t++ {
+			d, s := c.dst[c.seg[t]:c.seg[t+1]], c.src[c.seg[t]:c.seg[t+1]]
+			c.sum[t] = c.write(d, s, c.pre[t], true)
+		}
+	}, phase...)
+	return c.sum[p]
 }
 
 // write scans s into d starting from acc (nothing, if !has: the start of an
@@ -167,57 +168,6 @@ func (c *scanCtx[E]) write(d, s []E, acc E, has bool) E {
 		return scanInclusive(d, s, acc, c.op)
 	}
 	return scanExclusive(d, s, acc, c.op)
-}
-
-// combine returns op(x, y), or y when there is no x.
-func (c *scanCtx[E]) combine(x E, has bool, y E) E {
-	if !has {
-		return y
-	}
-	return c.op(x, y)
-}
-
-// right gives a stolen right half a fresh unknown state; a right half that
-// runs after its left half on the same worker goes on with the same state.
-func (c *scanCtx[E]) right(parent *scanState[E], stolen bool) *scanState[E] {
-	if !stolen {
-		return parent
-	}
-	return &scanState[E]{}
-}
-
-// join merges the state y of a right half into x, the state of the range
-// just before it. If x is known, y's folded records are written now, in
-// parallel, since what precedes them is known; otherwise they wait in x.
-func (c *scanCtx[E]) join(x, y *scanState[E]) *scanState[E] {
-	if x == y || !y.has {
-		return x // the same run of leaves, or a right half that ran no leaf
-	}
-	if x.known {
-		c.fixup(x.val, x.has, y.recs)
-	} else {
-		x.recs = append(x.recs, y.recs...)
-	}
-	x.val, x.has = c.combine(x.val, x.has, y.val), true
-	return x
-}
-
-// fixup writes the folded records recs, given acc, the combination of
-// everything before the first one (nothing, if !has): each record's start
-// value is computed in order, then the records are written in parallel.
-func (c *scanCtx[E]) fixup(acc E, has bool, recs []scanRec[E]) {
-	for i := range recs {
-		r := &recs[i]
-		sum := r.sum
-		r.sum, r.has = acc, has
-		acc, has = c.combine(acc, has, sum), true
-	}
-	dst, src := c.dst, c.src
-	par.ForRange(0, len(recs), func(lo, hi int) {
-		for _, r := range recs[lo:hi] {
-			c.write(dst[r.a:r.b], src[r.a:r.b], r.sum, r.has)
-		}
-	}, c.fixOpts...)
 }
 
 // The serial kernels below are unrolled by four: op is a call through a

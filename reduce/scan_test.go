@@ -27,19 +27,15 @@ var affineID = affine{1, 0}
 
 func addInt64(x, y int64) int64 { return x + y }
 
-// scanSizes returns 0, 1, 2, 3, the serial cutoff and the round length of
-// elemSize-byte elements ±1, 2^k±1 up to the largest of them, and 10^6
-// unless the run is short or under the race detector.
-func scanSizes(elemSize int) []int {
-	round := reduce.ScanRoundBytes / elemSize
-	s := []int{0, 1, 2, 3,
-		reduce.ScanSerialMax - 1, reduce.ScanSerialMax, reduce.ScanSerialMax + 1,
-		round - 1, round, round + 1}
-	for k := 2; 1<<k <= round; k += 3 {
+// scanSizes returns 0, 1, 2, 3, the serial cutoff ±1, 2^k±1 up to 2^17
+// and, unless the run is short or under the race detector, 10^6.
+func scanSizes() []int {
+	s := []int{0, 1, 2, 3, reduce.ScanSerialMax - 1, reduce.ScanSerialMax, reduce.ScanSerialMax + 1}
+	for k := 2; k <= 17; k += 3 {
 		s = append(s, 1<<k-1, 1<<k+1)
 	}
 	if !testing.Short() && !raceEnabled {
-		s = append(s, 2*round+3, 1_000_000)
+		s = append(s, 1_000_000)
 	}
 	slices.Sort(s)
 	return slices.Compact(s)
@@ -107,7 +103,7 @@ func TestScanMatchesSerialLoop(t *testing.T) {
 		for _, pt := range partitioners() {
 			t.Run(pt.name, func(t *testing.T) {
 				opts := []par.Option{pt.opt, par.WithPool(p)}
-				for _, n := range scanSizes(16) {
+				for _, n := range scanSizes() {
 					if n > 1<<14 && pt.name != "auto" && pt.name != "static" || n > 1<<20 && pt.name != "auto" {
 						continue // slow, and covered by the others
 					}
@@ -150,34 +146,12 @@ func TestScanStrings(t *testing.T) {
 	})
 }
 
-func TestScanWorstStealing(t *testing.T) {
-	// Simple(1) makes every element a leaf, so thieves take ranges at every
-	// level and the fix-ups nest as deep as they can.
-	pooltest.Each(t, func(t *testing.T, p *core.Pool) {
-		src := make([]affine, 3000)
-		for i := range src {
-			src[i] = affine{uint64(2*i + 3), uint64(i)}
-		}
-		dst := make([]affine, len(src))
-		excl, incl, total := scanOracle(src, affineID, then)
-		for range 5 {
-			if got := reduce.Scan(dst, src, affineID, then, par.Simple(1), par.WithPool(p)); got != total || !slices.Equal(dst, excl) {
-				t.Fatalf("Scan with Simple(1) differs from the serial loop")
-			}
-			reduce.ScanInclusive(dst, src, then, par.Simple(1), par.WithPool(p))
-			if !slices.Equal(dst, incl) {
-				t.Fatalf("ScanInclusive with Simple(1) differs from the serial loop")
-			}
-		}
-	})
-}
-
 func TestScanCallsOp(t *testing.T) {
 	// One worker folds nothing ahead: op runs once per element, the
 	// serial loop's count.
 	p := core.New(core.WithWorkers(1))
 	defer p.Close()
-	n := 5*reduce.ScanRoundBytes/8 + 17
+	n := 5*reduce.ScanSerialMax + 17
 	src := make([]int64, n)
 	dst := make([]int64, n)
 	var calls atomic.Int64
@@ -218,7 +192,7 @@ func TestScanBadArguments(t *testing.T) {
 
 func TestScanPanic(t *testing.T) {
 	pooltest.Each(t, func(t *testing.T, p *core.Pool) {
-		n := 3 * reduce.ScanRoundBytes / 8
+		n := 200_000
 		src := make([]int64, n)
 		for i := range src {
 			src[i] = int64(i)

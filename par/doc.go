@@ -62,12 +62,14 @@
 //     the counts in block order (serial, one add per block); allocate the
 //     result at its exact length; copy each block's kept elements to its
 //     place. Work O(n), span O(log n + n/1024).
-//   - DeleteFunc: the same marks, but packed in place, round by round
-//     (rounds of 1 MiB): mark a round's blocks, sum, copy each block's kept
-//     elements to their final place, through a round-sized scratch buffer
-//     when that place overlaps the round; zero the tail. Work O(n), span
-//     O(n/R · (log R + R/1024)) for rounds of R elements. sortpar.Compact
-//     packs the same way (package internal/pack).
+//   - DeleteFunc: packed in place, round by round (rounds of 4 MiB): each
+//     block of the round packs its kept elements to its own front, counting
+//     them; the counts are summed; the kept elements are copied to their
+//     final place, in parallel when every such place lies before the round
+//     (else block after block); the tail is zeroed. Work O(n), span
+//     O(n/R · (log R + R/1024)) for rounds of R elements, or more while the
+//     first rounds drop few elements. sortpar.Compact packs the same way
+//     (package internal/pack).
 //   - IndexFunc: the first 2048 elements serially, then ranges that double
 //     in length, each one parallel phase whose leaves stop at a known
 //     earlier match. For a first match at i: work O(i + p·256), span

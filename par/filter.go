@@ -73,10 +73,10 @@ func Filter[S ~[]E, E any](s S, keep func(E) bool, opts ...Option) S {
 // once (in order, on the calling goroutine, with one worker or a short s,
 // where DeleteFunc is slices.DeleteFunc).
 //
-// s is packed round by round (rounds of about 4 MiB): the blocks of a round
-// mark and count their kept elements in parallel, then copy them to their
-// final place, through a round-sized scratch buffer when that place overlaps
-// the round. If del panics, the panic reaches the caller and s holds a mix of
+// s is packed round by round (rounds of about 4 MiB): each block of a round
+// packs its kept elements to its own front, in parallel, then they are
+// copied to their final place (in parallel once that place lies before the
+// round). If del panics, the panic reaches the caller and s holds a mix of
 // its old elements and of moved ones.
 func DeleteFunc[S ~[]E, E any](s S, del func(E) bool, opts ...Option) S {
 	if del == nil {

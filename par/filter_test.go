@@ -110,14 +110,14 @@ func TestDeleteFuncMatchesSlices(t *testing.T) {
 	})
 }
 
-// record is 512 bytes: a packing round holds 2048 of them.
+// record is 512 bytes: a packing round holds 8192 of them.
 type record struct {
 	key uint64
 	pad [63]uint64
 }
 
 func TestDeleteFuncRounds(t *testing.T) {
-	n := 5*2048 + 13
+	n := 2*8192 + 13
 	recs := make([]record, n)
 	for i, v := range packInput(n, 9) {
 		recs[i] = record{key: v}

@@ -8,7 +8,7 @@ import (
 	"github.com/gofork/gofork/core"
 )
 
-// wideRecord is large enough (256 bytes) that a packing round holds 4096
+// wideRecord is large enough (256 bytes) that a packing round holds 16384
 // of them, so that modest inputs run several rounds.
 type wideRecord struct {
 	key int64
@@ -63,9 +63,9 @@ func checkCompact(t *testing.T, x []int64, opts []Option) {
 }
 
 func TestCompactFuncRounds(t *testing.T) {
-	n := 3*(1<<20)/256 + 77 // three rounds of 256-byte records and a bit
+	n := 3*(1<<22)/256 + 77 // three rounds of 256-byte records and a bit
 	if raceEnabled {
-		n = (1<<20)/256 + 77
+		n = (1<<22)/256 + 77
 	}
 	withPools(t, func(t *testing.T, pool *core.Pool) {
 		for _, p := range []int{0, 4, 5} { // random, few16, sawtooth

@@ -246,17 +246,22 @@ func filterAppendFunc[E any](s []E, keep func(E) bool) []E {
 	return out
 }
 
-func BenchmarkPrimFilter(b *testing.B) {
-	n := primN(10_000_000)
-	x := make([]uint64, n)
-	rng := rand.New(rand.NewPCG(2, 2))
-	want := 0
+// primRandom returns n random uint64 and how many are multiples of 3.
+func primRandom(n int, seed uint64) (x []uint64, thirds int) {
+	x = make([]uint64, n)
+	rng := rand.New(rand.NewPCG(seed, seed))
 	for i := range x {
 		x[i] = rng.Uint64()
 		if x[i]%3 == 0 {
-			want++
+			thirds++
 		}
 	}
+	return x, thirds
+}
+
+func BenchmarkPrimFilter(b *testing.B) {
+	n := primN(10_000_000)
+	x, want := primRandom(n, 2)
 	var out []uint64
 	filter := func(pool *core.Pool) { out = par.Filter(x, primThird, par.WithPool(pool)) }
 	primBench(b, primSize(n), []primCase{
@@ -276,15 +281,8 @@ func BenchmarkPrimFilter(b *testing.B) {
 
 func BenchmarkPrimDeleteFunc(b *testing.B) {
 	n := primN(10_000_000)
-	in := make([]uint64, n)
-	rng := rand.New(rand.NewPCG(3, 3))
-	want := 0
-	for i := range in {
-		in[i] = rng.Uint64()
-		if in[i]%3 != 0 {
-			want++
-		}
-	}
+	in, thirds := primRandom(n, 3)
+	want := n - thirds
 	x := make([]uint64, n)
 	reset := func() { copy(x, in) }
 	var got int
@@ -325,11 +323,7 @@ func histSerialFunc[E any](s []E, buckets int, bucket func(E) int) []int {
 func BenchmarkPrimHistogram(b *testing.B) {
 	n := primN(10_000_000)
 	const buckets = 1 << 16
-	x := make([]uint64, n)
-	rng := rand.New(rand.NewPCG(4, 4))
-	for i := range x {
-		x[i] = rng.Uint64()
-	}
+	x, _ := primRandom(n, 4)
 	want := histSerial(x, buckets)
 	var h []int
 	hist := func(pool *core.Pool) { h = reduce.Histogram(x, buckets, primTop16, par.WithPool(pool)) }

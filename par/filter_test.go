@@ -15,7 +15,11 @@ import (
 // short or raced, 10^6 (several packing rounds of int64).
 func packSizes() []int {
 	s := []int{0, 1, 2, par.FilterSerialMax - 1, par.FilterSerialMax, par.FilterSerialMax + 1}
-	for k := 4; k <= 17; k += 3 {
+	top := 17
+	if raceEnabled {
+		top = 14
+	}
+	for k := 4; k <= top; k += 3 {
 		s = append(s, 1<<k-1, 1<<k+1)
 	}
 	if !testing.Short() && !raceEnabled {
@@ -118,6 +122,9 @@ type record struct {
 
 func TestDeleteFuncRounds(t *testing.T) {
 	n := 2*8192 + 13
+	if raceEnabled {
+		n = 8192 + 13
+	}
 	recs := make([]record, n)
 	for i, v := range packInput(n, 9) {
 		recs[i] = record{key: v}

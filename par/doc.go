@@ -82,4 +82,40 @@
 // grow. ForEachSeq keeps at most InFlight calls between pull and return.
 //
 // Split is the low-level engine the loops and package reduce are built on.
+//
+// # Slice primitives
+//
+// Filter, DeleteFunc, IndexFunc, ContainsFunc and Shuffle mirror their
+// serial twins in package slices (and math/rand for Shuffle), with the same
+// results, and run as a few fork-join phases of loops over blocks of the
+// slice (1024 elements; a Grain or Simple size is rounded up to whole
+// blocks). The callbacks are called once per element (IndexFunc: until the
+// match), from several workers at once, so they must be safe for that.
+//
+//   - Filter: mark and count each block's kept elements in a bit mask; sum
+//     the counts in block order (serial, one add per block); allocate the
+//     result at its exact length; copy each block's kept elements to its
+//     place. Work O(n), span O(log n + n/1024).
+//   - DeleteFunc: packed in place, round by round (rounds of 4 MiB): each
+//     block of the round packs its kept elements to its own front, counting
+//     them; the counts are summed; the kept elements are copied to their
+//     final place, in parallel when every such place lies before the round
+//     (else block after block); the tail is zeroed. Work O(n), span
+//     O(n/R · (log R + R/1024)) for rounds of R elements, or more while the
+//     first rounds drop few elements. sortpar.Compact packs the same way
+//     (package internal/pack).
+//   - IndexFunc: the first 2048 elements serially, then ranges that double
+//     in length, each one parallel phase whose leaves stop at a known
+//     earlier match. For a first match at i: work O(i + p·256), span
+//     O(log² i).
+//   - Shuffle: every element draws a bucket from a hash of (seed, index);
+//     count per block and bucket; sum bucket by bucket; scatter stably into
+//     a buffer; shuffle each bucket (16384 elements on average) in its
+//     cache by Fisher-Yates. Work O(n), span O(log n + n/16384 · blocks).
+//
+// With one worker, or below a few thousand elements, DeleteFunc is
+// slices.DeleteFunc and Filter runs its phases on the calling goroutine;
+// Shuffle's permutation never depends on the pool. A panic in a callback
+// reaches the caller, and a slice written in place (DeleteFunc) then holds a
+// mix of old and moved elements.
 package par

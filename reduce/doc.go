@@ -27,4 +27,37 @@
 //
 // Partitioners (par.Auto, par.Simple, par.Static, par.Affinity, par.Grain)
 // work as they do for par.For.
+//
+// # Prefix combinations and histograms
+//
+// Scan (exclusive, returning the total) and ScanInclusive write the prefix
+// combinations of a slice, as a serial loop would: dst[i] combines
+// src[0..i-1] (or src[0..i]) in order, so an associative op that is not
+// commutative is fine. On p workers the slice is cut into p+1 equal
+// segments and scanned in two fork-join phases of p tasks:
+//
+//   - segment 0 is written, its start being known, while segments 1..p-1
+//     are only folded (op over the segment, nothing written);
+//   - the start of each segment follows, in order, from the folds (p-1
+//     calls of op, on the calling task);
+//   - segments 1..p are written, in parallel.
+//
+// Work: n calls of op on one worker (a single serial pass), n + (p-1)n/(p+1)
+// on p. Span: two segments, 2n/(p+1): a speedup of (p+1)/2, which on two
+// workers (1.5) is the most any scan can reach (a prefix circuit's size
+// plus depth is at least 2n-2: Snir 1986). Slices of at most 4096 elements
+// are scanned on the calling goroutine. The phases are cut by the number of
+// workers, so partitioner options do not apply to the scans.
+//
+// Histogram counts elements per bucket as one par.Split: each run of
+// leaves on one worker counts into one histogram, a range a thief takes
+// counts into a new one, and the join adds the right histogram into the
+// left. Work: n calls of bucket plus one histogram's worth of additions per
+// steal. Span: O(log n + buckets).
+//
+// A panic in op or bucket reaches the caller (wrapped as the core wraps
+// task panics); dst is then partly written, but nothing else is affected.
+// Bad arguments (lengths, overlap, a bucket out of range) panic with a
+// message that starts with "reduce: " and names the indices involved,
+// before anything is written.
 package reduce

@@ -49,6 +49,35 @@
 //     types cannot be told apart, so any correct sort is stable.
 //   - IsSorted and IsSortedFunc: the parallel scan, stopping early.
 //
+// # Merging, compacting and sorting by key
+//
+// Merge, MergeFunc, Compact, CompactFunc and SortStableByKey (and their
+// ...With forms) follow the same rules: the slices functions below the
+// cutoff or with one worker, fork-join phases on the pool otherwise.
+//
+//   - Merge and MergeFunc: the parallel merge of the stable mergesort (the
+//     longer run cut at its middle, the other by binary search, both halves
+//     forked) down to pieces of half the cutoff, merged serially; Merge's
+//     serial merge has no branch on the comparison and merges from both
+//     ends at once (two independent chains of loads). Work O(n), span
+//     O(log² n). dst must not overlap the inputs; that and the lengths are
+//     checked before anything is written.
+//   - Compact and CompactFunc: packed in place round by round, as
+//     par.DeleteFunc packs (package internal/pack): each block of a round of
+//     4 MiB keeps, at its own front, the elements that differ from the one
+//     before them; the counts are summed; the kept elements are copied to
+//     their place. Work O(n), span O(n/R · (log R + R/1024)) for rounds of R
+//     elements. Compact stores every element at the next free place and
+//     advances past a change, with no branch on the comparison.
+//   - SortStableByKey: key is called once per element (in parallel) and
+//     mapped to an unsigned 64-bit key that orders the same way; then an MSD
+//     radix sort on the highest byte that varies, keys and elements moved
+//     together between the slice and one buffer: long ranges count and
+//     scatter in chunks, in parallel (each chunk stably into its own slots),
+//     the 256 buckets are sorted in parallel, ranges of at most 32 elements
+//     are insertion sorted. Work O(w·n) for the w key bytes that vary (at
+//     most 8), span O(w·(log n + cutoff)).
+//
 // # Comparison functions
 //
 // cmp must be a strict weak ordering, as for slices.SortFunc, and must be

@@ -25,11 +25,9 @@ type msCtx[E any] struct {
 	data, buf []E
 	cmp       func(a, b E) int
 	leaf      int // segments this short are sorted serially
-	grain     int // merges this short are done serially
-	// sort and merge are msSort[E] and msMerge[E], made once so that a
-	// fork allocates no closure.
-	sort  func(*core.Worker, msTask[E]) struct{}
-	merge func(*core.Worker, mergeTask[E]) struct{}
+	merge     *mergeCtx[E]
+	// sort is msSort[E], made once so that a fork allocates no closure.
+	sort func(*core.Worker, msTask[E]) struct{}
 }
 
 // msTask asks for data[lo:hi] to be sorted into data (toBuf false) or into
@@ -42,25 +40,20 @@ type msTask[E any] struct {
 	done   *bool
 }
 
-// mergeTask merges the sorted runs src[a0:a1] and src[b0:b1] into dst from
-// index d on, where src is buf if fromBuf and data otherwise.
-type mergeTask[E any] struct {
-	c              *msCtx[E]
-	a0, a1, b0, b1 int
-	d              int
-	fromBuf        bool
-}
-
 // mergesort sorts x stably in parallel.
 func mergesort[E any](x []E, cmp func(a, b E) int, c *config) {
 	ctx := &msCtx[E]{
-		data:  x,
-		buf:   make([]E, len(x)),
-		cmp:   cmp,
-		leaf:  max(c.cutoff, 2),
-		grain: max(c.grain, 16), // >= 16 so every merge split makes progress
-		sort:  msSort[E],
-		merge: msMerge[E],
+		data: x,
+		buf:  make([]E, len(x)),
+		cmp:  cmp,
+		leaf: max(c.cutoff, 2),
+		merge: &mergeCtx[E]{
+			cmp:   cmp,
+			leaf:  func(dst, a, b []E) { mergeRuns(dst, a, b, cmp) },
+			grain: max(c.grain, 16),
+			task:  parMerge[E],
+		},
+		sort: msSort[E],
 	}
 	core.Run(c.pool, func(w *core.Worker) struct{} {
 		return msSort(w, msTask[E]{c: ctx, lo: 0, hi: len(x)})
@@ -108,12 +101,12 @@ func msSort[E any](w *core.Worker, t msTask[E]) struct{} {
 			}
 		}()
 		core.Join(w, c.sort, left, c.sort, right)
-		msMerge(w, mergeTask[E]{c: c, a0: t.lo, a1: mid, b0: mid, b1: t.hi, d: t.lo, fromBuf: true})
+		c.mergeHalves(w, t.lo, mid, t.hi, true)
 		ok = true
 	} else {
 		// Halves in data, merged into buf: data is never half-written.
 		core.Join(w, c.sort, left, c.sort, right)
-		msMerge(w, mergeTask[E]{c: c, a0: t.lo, a1: mid, b0: mid, b1: t.hi, d: t.lo, fromBuf: false})
+		c.mergeHalves(w, t.lo, mid, t.hi, false)
 	}
 	if t.done != nil {
 		*t.done = true
@@ -121,34 +114,14 @@ func msSort[E any](w *core.Worker, t msTask[E]) struct{} {
 	return struct{}{}
 }
 
-// msMerge runs one mergeTask, forking while it is longer than grain.
-func msMerge[E any](w *core.Worker, m mergeTask[E]) struct{} {
-	c := m.c
+// mergeHalves merges the sorted runs [lo, mid) and [mid, hi) of buf (if
+// fromBuf) or data into [lo, hi) of the other array, in parallel.
+func (c *msCtx[E]) mergeHalves(w *core.Worker, lo, mid, hi int, fromBuf bool) {
 	src, dst := c.data, c.buf
-	if m.fromBuf {
+	if fromBuf {
 		src, dst = dst, src
 	}
-	na, nb := m.a1-m.a0, m.b1-m.b0
-	if na+nb <= c.grain {
-		w.Poll() // a poll point per serial merge
-		mergeSerial(src, m.a0, m.a1, m.b0, m.b1, dst, m.d, c.cmp)
-		return struct{}{}
-	}
-	// Cut the longer run at its middle; everything before both cuts
-	// precedes everything after them in the stable merged order.
-	var i, j int
-	if na >= nb {
-		i = m.a0 + na/2
-		j = lowerBound(src, m.b0, m.b1, src[i], c.cmp) // b-elements < src[i] go first
-	} else {
-		j = m.b0 + nb/2
-		i = upperBound(src, m.a0, m.a1, src[j], c.cmp) // a-elements <= src[j] go first
-	}
-	d2 := m.d + (i - m.a0) + (j - m.b0)
-	core.Join(w,
-		c.merge, mergeTask[E]{c: c, a0: m.a0, a1: i, b0: m.b0, b1: j, d: m.d, fromBuf: m.fromBuf},
-		c.merge, mergeTask[E]{c: c, a0: i, a1: m.a1, b0: j, b1: m.b1, d: d2, fromBuf: m.fromBuf})
-	return struct{}{}
+	parMerge(w, mergeJob[E]{c.merge, dst[lo:hi], src[lo:mid], src[mid:hi]})
 }
 
 // lowerBound returns the first index k in [lo, hi) with !(src[k] < v), or hi.
@@ -175,36 +148,6 @@ func upperBound[E any](src []E, lo, hi int, v E, cmp func(a, b E) int) int {
 		}
 	}
 	return lo
-}
-
-// mergeSerial merges src[a0:a1] and src[b0:b1] into dst[d:], taking from
-// the first run on ties (stable).
-func mergeSerial[E any](src []E, a0, a1, b0, b1 int, dst []E, d int, cmp func(a, b E) int) {
-	// Runs already in order, or in reverse order with no ties between
-	// them, are just copied: presorted inputs merge in O(n).
-	if a0 < a1 && b0 < b1 {
-		if !(cmp(src[b0], src[a1-1]) < 0) {
-			copy(dst[d+copy(dst[d:], src[a0:a1]):], src[b0:b1])
-			return
-		}
-		if cmp(src[b1-1], src[a0]) < 0 {
-			copy(dst[d+copy(dst[d:], src[b0:b1]):], src[a0:a1])
-			return
-		}
-	}
-	i, j, k := a0, b0, d
-	for i < a1 && j < b1 {
-		if cmp(src[j], src[i]) < 0 {
-			dst[k] = src[j]
-			j++
-		} else {
-			dst[k] = src[i]
-			i++
-		}
-		k++
-	}
-	k += copy(dst[k:], src[i:a1])
-	copy(dst[k:], src[j:b1])
 }
 
 // stableBlock is the length of the runs stableSerial insertion-sorts
@@ -246,7 +189,7 @@ func stableSerial[E any](d, s []E, cmp func(a, b E) int) (inBuf bool) {
 		for lo := 0; lo < n; {
 			mid := lo + min(width, n-lo)
 			hi := mid + min(width, n-mid)
-			mergeSerial(src, lo, mid, mid, hi, dst, lo, cmp)
+			mergeRuns(dst[lo:hi], src[lo:mid], src[mid:hi], cmp)
 			lo = hi
 		}
 		src, dst = dst, src

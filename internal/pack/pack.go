@@ -1,0 +1,217 @@
+// Package pack holds the kernels of gofork's packing primitives (par.Filter,
+// par.DeleteFunc, sortpar.Compact): marking the elements to keep in a bit
+// mask, gathering the marked elements, and packing a slice in place round by
+// round. The parallel loops come from the caller, as a Runner, so that each
+// package runs them on its own pool with its own options.
+package pack
+
+import (
+	"math/bits"
+	"unsafe"
+)
+
+// BlockLen is the number of elements in a block, the unit of every parallel
+// loop here: a block's marks are BlockLen/64 words.
+const BlockLen = 1024
+
+// roundBytes is the size of the part of the slice InPlace packs at a time:
+// small enough to stay in the last-level cache between the marking and the
+// copying, large enough that the loops it costs are few.
+const roundBytes = 1 << 22
+
+// Runner runs body(lo, hi) over disjoint subranges covering [0, n),
+// possibly in parallel, and returns when every call has returned.
+type Runner func(n int, body func(lo, hi int))
+
+// Blocks returns the number of blocks of n elements.
+func Blocks(n int) int { return (n + BlockLen - 1) / BlockLen }
+
+// Words returns the number of mask words for n elements.
+func Words(n int) int { return (n + 63) / 64 }
+
+// MarkFunc sets bit j%64 of words[j/64] for each element s[j] with
+// keep(s[j]) == want and clears the others, and returns how many it set.
+// keep is called once per element, in order.
+func MarkFunc[E any](s []E, words []uint64, keep func(E) bool, want bool) int {
+	n := 0
+	for w := range words[:Words(len(s))] {
+		chunk := s[w*64 : min(w*64+64, len(s))]
+		var m uint64
+		for j, v := range chunk {
+			var bit uint64
+			if keep(v) == want {
+				bit = 1
+			}
+			m |= bit << j
+		}
+		words[w] = m
+		n += bits.OnesCount64(m)
+	}
+	return n
+}
+
+// Gather copies the elements src[j] whose bit is set in words to dst, in
+// order, and returns how many it copied.
+func Gather[E any](dst, src []E, words []uint64) int {
+	k := 0
+	for w, m := range words[:Words(len(src))] {
+		base := w * 64
+		if m == ^uint64(0) {
+			k += copy(dst[k:], src[base:base+64])
+			continue
+		}
+		for m != 0 {
+			dst[k] = src[base+bits.TrailingZeros64(m)]
+			k++
+			m &= m - 1
+		}
+	}
+	return k
+}
+
+// A Packer packs one block of a slice: it moves the elements to keep to
+// the front of the block, in order, and returns their number. first tells
+// whether block starts the slice; before is the original element just
+// before the block (the zero value for the first block).
+type Packer[E any] interface {
+	Pack(block []E, first bool, before E) int
+}
+
+// InPlace packs s: the elements p keeps move to the front, in order, the
+// rest of s is zeroed, and the number kept is returned.
+//
+// The slice is packed round after round (rounds of 4 MiB). The blocks of a
+// round are packed, in parallel, each within itself; then each block's kept
+// elements are copied to their final place: in parallel when every such
+// place lies before the round (the usual case once the first rounds have
+// dropped some elements), or else block after block, left to right, since a
+// block's place may then hold another block's kept elements not yet
+// copied. Packing reads each element once from memory and the copying reads
+// the kept ones from the cache. A round is one or two parallel loops, each
+// of which may have to wake a sleeping worker, so rounds are large.
+func InPlace[E any](s []E, p Packer[E], run Runner) int {
+	n := len(s)
+	round := BlockLen
+	if size := int(unsafe.Sizeof(*new(E))); size > 0 {
+		round = max(roundBytes/size/BlockLen*BlockLen, BlockLen)
+	}
+	round = min(round, Blocks(n)*BlockLen)
+	nbr := round / BlockLen
+	counts := make([]int, nbr) // kept elements of each block of the round
+	starts := make([]int, nbr) // where they go, from out
+	befores := make([]E, nbr)  // the element before each block, read before any moves
+	var r0, r1, out int        // the round [r0, r1); elements kept before it
+	// The loop bodies are made once; they read the round from the
+	// variables above.
+	block := func(b int) []E {
+		lo := r0 + b*BlockLen
+		return s[lo:min(lo+BlockLen, r1)]
+	}
+	packBlocks := func(b0, b1 int) {
+		for b := b0; b < b1; b++ {
+			counts[b] = p.Pack(block(b), r0 == 0 && b == 0, befores[b])
+		}
+	}
+	moveBlocks := func(b0, b1 int) {
+		for b := b0; b < b1; b++ {
+			copy(s[out+starts[b]:], block(b)[:counts[b]])
+		}
+	}
+	clearTail := func(lo, hi int) {
+		clear(s[out+lo*BlockLen : min(out+hi*BlockLen, n)])
+	}
+	for r0 = 0; r0 < n; r0 += round {
+		r1 = min(r0+round, n)
+		nb := Blocks(r1 - r0)
+		for b := range nb {
+			if lo := r0 + b*BlockLen; lo > 0 {
+				befores[b] = s[lo-1] // as yet unmoved: see the round before's copying
+			}
+		}
+		run(nb, packBlocks)
+		kept := 0
+		for b, c := range counts[:nb] {
+			starts[b] = kept
+			kept += c
+		}
+		switch {
+		case out == r0 && kept == r1-r0:
+			// Nothing dropped so far: nothing moves.
+		case out+kept <= r0:
+			run(nb, moveBlocks)
+		default:
+			moveBlocks(0, nb)
+		}
+		// The copying wrote s[:out+kept] only, and out+kept <= r1: the
+		// element before the next round moved only if nothing was dropped,
+		// and then onto itself.
+		out += kept
+	}
+	run(Blocks(n-out), clearTail)
+	return out
+}
+
+// Func keeps the elements e with Keep(e) == Want, calling Keep once per
+// element (par.DeleteFunc).
+type Func[E any] struct {
+	Keep func(E) bool
+	Want bool
+}
+
+func (f Func[E]) Pack(block []E, _ bool, _ E) int {
+	k := 0
+	for _, v := range block {
+		if f.Keep(v) == f.Want {
+			block[k] = v
+			k++
+		}
+	}
+	return k
+}
+
+// Runs keeps the first element of each run of elements equal by Eq, calling
+// Eq(e, the element before e) once per element but the first
+// (sortpar.CompactFunc, the calls of slices.CompactFunc).
+type Runs[E any] struct {
+	Eq func(a, b E) bool
+}
+
+func (r Runs[E]) Pack(block []E, first bool, before E) int {
+	k, i, prev := 0, 0, before
+	if first {
+		k, i, prev = 1, 1, block[0]
+	}
+	for ; i < len(block); i++ {
+		v := block[i]
+		if !r.Eq(v, prev) {
+			block[k] = v
+			k++
+		}
+		prev = v
+	}
+	return k
+}
+
+// Changes keeps the first element of each run of equal elements
+// (sortpar.Compact). Every element is stored at the next free place, which
+// advances past a kept one: no branch on the comparison, which runs of a
+// few equal elements would mispredict at each end.
+type Changes[E comparable] struct{}
+
+func (Changes[E]) Pack(block []E, first bool, before E) int {
+	k, i, prev := 0, 0, before
+	if first {
+		k, i, prev = 1, 1, block[0]
+	}
+	for ; i < len(block); i++ {
+		v := block[i]
+		block[k] = v
+		var step int // 0 or 1 without a branch (SETNE)
+		if v != prev {
+			step = 1
+		}
+		k += step
+		prev = v
+	}
+	return k
+}

@@ -1,0 +1,77 @@
+package sortpar
+
+import (
+	"github.com/gofork/gofork/core"
+	"github.com/gofork/gofork/internal/pack"
+)
+
+// Compact replaces each run of equal consecutive elements of s by its first
+// element, in place, zeroes the elements between the new length and the old
+// one and returns s up to the new length, like slices.Compact, in parallel on
+// core.Default().
+//
+// Long slices are packed round by round (rounds of about 4 MiB): the blocks
+// of a round keep, each within itself and in parallel, the elements that
+// differ from the one before them, then copy them to their final place (see
+// DeleteFunc in package par, which packs the same way). On one worker every
+// element is stored at the next free place, which advances only past a
+// change: no branch on the comparison.
+func Compact[S ~[]E, E comparable](s S) S {
+	return CompactWith(s)
+}
+
+// CompactWith is Compact with options (WithPool, WithCutoff).
+func CompactWith[S ~[]E, E comparable](s S, opts ...Option) S {
+	c := newConfig(opts)
+	if len(s) < c.cutoff || c.pool.Workers() == 1 {
+		return packSerial(s, pack.Changes[E]{})
+	}
+	return s[:packInPlace(s, c, pack.Changes[E]{})]
+}
+
+// CompactFunc is Compact with eq telling which elements are equal, like
+// slices.CompactFunc: of each run of elements where eq(s[i], s[i-1]) holds
+// for every neighbour pair, the first is kept. eq is called once for each
+// pair of neighbours, as eq(s[i], s[i-1]) on the original elements, from
+// several workers at once; if it panics, the panic reaches the caller and s
+// holds a mix of its old elements and of moved ones.
+func CompactFunc[S ~[]E, E any](s S, eq func(a, b E) bool) S {
+	return CompactFuncWith(s, eq)
+}
+
+// CompactFuncWith is CompactFunc with options (WithPool, WithCutoff).
+func CompactFuncWith[S ~[]E, E any](s S, eq func(a, b E) bool, opts ...Option) S {
+	if eq == nil {
+		panic("sortpar: CompactFunc with a nil eq")
+	}
+	c := newConfig(opts)
+	if len(s) < c.cutoff || c.pool.Workers() == 1 {
+		return packSerial(s, pack.Runs[E]{Eq: eq})
+	}
+	return s[:packInPlace(s, c, pack.Runs[E]{Eq: eq})]
+}
+
+// packSerial packs s as one block on the calling goroutine and zeroes the
+// rest.
+func packSerial[S ~[]E, E any](s S, p pack.Packer[E]) S {
+	if len(s) < 2 {
+		return s
+	}
+	var zero E
+	k := p.Pack(s, true, zero)
+	clear(s[k:])
+	return s[:k]
+}
+
+// packInPlace packs s in place with pack.InPlace on c's pool.
+func packInPlace[E any](s []E, c config, p pack.Packer[E]) int {
+	return core.Run(c.pool, func(w *core.Worker) int {
+		return pack.InPlace(s, p, func(n int, body func(lo, hi int)) {
+			k := chunks(n, 1, c.pool.Workers())
+			parFor(w, k, func(_ *core.Worker, i int) {
+				lo, hi := chunkBounds(n, k, i)
+				body(lo, hi)
+			})
+		})
+	})
+}

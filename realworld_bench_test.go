@@ -185,6 +185,8 @@ func BenchmarkFairness(b *testing.B) {
 			b.ReportMetric(percentileMicros(lat, 0.99), "small-p99-µs")
 			b.ReportMetric(beside.Seconds()*1e3/float64(b.N), "big-ms")
 			b.ReportMetric(alone.Seconds()*1e3/float64(b.N), "big-alone-ms")
+			b.ReportMetric(float64(len(lat))/float64(b.N), "smalls/op")
+			b.ReportMetric(float64(pool.Stats().SparesStarted)/float64(b.N), "spares/op")
 		})
 	}
 }

@@ -114,11 +114,17 @@ func (p *Pool) RunOn(id int, root func(w *Worker)) {
 
 // rootHeader is the untyped part of a submitted root.
 type rootHeader struct {
-	job       frameJob
-	panicked  *PanicError
-	done      chan struct{} // the worker sends when the root is complete
-	next      *rootHeader   // inbox and injector link
-	submitted int64         // when it was submitted, in ns since the pool started (Pool.now)
+	job      frameJob
+	panicked *PanicError
+	done     chan struct{} // the worker sends when the root is complete
+	// handBack, when set by the worker before it sends on done, asks the
+	// caller to send on ack once it runs: a worker that took the root at a
+	// poll point waits for that, so that it resumes right after its caller
+	// instead of behind every goroutine queued (see runRoot).
+	handBack  bool
+	ack       chan struct{}
+	next      *rootHeader // inbox and injector link
+	submitted int64       // when it was submitted, in ns since the pool started (Pool.now)
 }
 
 // rootJob is a root submitted by Run, recycled through a per-type sync.Pool.
@@ -140,6 +146,10 @@ func (j *rootJob[R]) release() {
 // the result or re-raises the root's panic.
 func (j *rootJob[R]) wait(p *Pool) R {
 	<-j.hdr.done // pairs with the send in runRoot: the result is visible
+	if j.hdr.handBack {
+		j.hdr.handBack = false
+		j.hdr.ack <- struct{}{} // buffered: the worker waits for it (runRoot)
+	}
 	res, pe := j.res, j.hdr.panicked
 	j.release()
 	j.hdr.panicked = nil
@@ -166,6 +176,7 @@ func getRootJob[R any](p *Pool) *rootJob[R] {
 	j := &rootJob[R]{home: home}
 	j.hdr.job = j
 	j.hdr.done = make(chan struct{}, 1)
+	j.hdr.ack = make(chan struct{}, 1)
 	return j
 }
 

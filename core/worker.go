@@ -366,20 +366,31 @@ func (w *Worker) runStolen(h *frameHeader, owner int) {
 // runRoot runs a root submitted by Run or RunOn and wakes its caller; busy
 // says it was taken at a poll point, on top of another task (fair.go).
 //
-// Then it yields its processor once: the caller, woken by the root's
-// completion, sits in this processor's next-to-run slot, and a worker that
-// goes straight on with other work (the task it interrupted, a steal)
-// would keep it waiting until the Go scheduler preempts the worker, up to
-// 10 ms later. A caller that submits its next root at once (a sort is
-// several Runs) would pay that for every one.
+// Then it lets the caller run at once. The caller, woken by the root's
+// completion, sits in this processor's next-to-run slot; a worker that goes
+// straight on with other work would keep it there until the Go scheduler
+// preempts the worker, up to 10 ms later, and a caller that submits its
+// next root at once would pay that for every one. A worker from its idle
+// loop just yields (runtime.Gosched). A busy worker must not: Gosched puts
+// it at the end of the global run queue, behind every goroutine the program
+// has queued, while the task it interrupted holds a join that another
+// worker may wait for. It hands the processor back instead: it asks the
+// caller for an acknowledgement and parks until it comes, so that the
+// caller runs in the slot it is in and the worker is readied into the
+// caller's next-to-run slot, resuming as soon as the caller parks or ends.
 func (w *Worker) runRoot(r *rootHeader, busy bool) {
 	w.roots++
 	if busy {
 		w.rootsBusy++
+		r.handBack = true // before runTask sends on done: the caller reads it after
 	}
 	w.pool.rootStarted(r)
 	w.runTask(r.job, nil, -1, r)
-	runtime.Gosched()
+	if busy {
+		<-r.ack // the caller sends it before the job is recycled (rootJob.wait)
+	} else {
+		runtime.Gosched()
+	}
 }
 
 // runTask runs a task, the stolen frame h of owner or the root r, and

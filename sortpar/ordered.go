@@ -48,6 +48,10 @@ func sortOrdered[E cmp.Ordered](x []E, c *config) {
 		slices.Sort(x)
 		return
 	}
+	inOneRun(c, func() { sortOrderedIn(x, kind, c) })
+}
+
+func sortOrderedIn[E cmp.Ordered](x []E, kind keyKind, c *config) {
 	sorted, reversed := scanOrdered(x, false, c)
 	switch {
 	case sorted:

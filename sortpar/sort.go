@@ -199,15 +199,27 @@ func sortFunc[E any](x []E, cmp func(a, b E) int, c *config) {
 		slices.SortFunc(x, cmp)
 		return
 	}
-	sorted, reversed := scanFunc(x, cmp, false, c)
-	switch {
-	case sorted:
-		return
-	case reversed:
-		reverse(x, c)
-		return
-	}
-	quicksort(x, cmp, func(s []E) { slices.SortFunc(s, cmp) }, c)
+	inOneRun(c, func() {
+		sorted, reversed := scanFunc(x, cmp, false, c)
+		switch {
+		case sorted:
+			return
+		case reversed:
+			reverse(x, c)
+			return
+		}
+		quicksort(x, cmp, func(s []E) { slices.SortFunc(s, cmp) }, c)
+	})
+}
+
+// inOneRun runs a sort's phases (the sortedness scan, the sort, ...) as
+// one root of the pool: each phase is a core.Run of its own, which inside
+// a task runs inline. From outside, the caller then waits once, not once
+// a phase: between two phases it would need a processor to submit the
+// next, and the pool's workers may hold them all (a small sort beside a
+// big one).
+func inOneRun(c *config, f func()) {
+	core.Run(c.pool, func(*core.Worker) struct{} { f(); return struct{}{} })
 }
 
 // sortStableFunc is SortStableFunc after option handling.
@@ -216,13 +228,15 @@ func sortStableFunc[E any](x []E, cmp func(a, b E) int, c *config) {
 		slices.SortStableFunc(x, cmp)
 		return
 	}
-	sorted, reversed := scanFunc(x, cmp, true, c)
-	switch {
-	case sorted:
-		return
-	case reversed: // strictly decreasing: no equal neighbours to keep in order
-		reverse(x, c)
-		return
-	}
-	mergesort(x, cmp, c)
+	inOneRun(c, func() {
+		sorted, reversed := scanFunc(x, cmp, true, c)
+		switch {
+		case sorted:
+			return
+		case reversed: // strictly decreasing: no equal neighbours to keep in order
+			reverse(x, c)
+			return
+		}
+		mergesort(x, cmp, c)
+	})
 }

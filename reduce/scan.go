@@ -2,7 +2,6 @@ package reduce
 
 import (
 	"fmt"
-	"sync/atomic"
 
 	"github.com/gofork/gofork/internal/overlap"
 	"github.com/gofork/gofork/par"
@@ -110,15 +109,8 @@ func scan[E any](dst, src []E, identity E, has bool, op func(E, E) E, inclusive 
 	return total
 }
 
-// workers returns the number of workers of the pool named by opts: a Static
-// loop runs one chunk per worker.
-//
-// TODO: par could say this directly; see the report of issue 15.
-func workers(opts []par.Option) int {
-	var k atomic.Int32
-	par.ForRange(0, 1<<16, func(int, int) { k.Add(1) }, append(opts, par.Static())...)
-	return int(k.Load())
-}
+// workers returns the number of workers of the pool named by opts.
+func workers(opts []par.Option) int { return par.PoolOf(opts...).Workers() }
 
 // run scans c.src on p workers, starting from acc (nothing, if !has), and
 // returns the combination of all of it.

@@ -48,6 +48,15 @@ func TestMergeMatchesStableSort(t *testing.T) {
 	})
 }
 
+// pair64 is a key and the index of its origin, for stability checks on
+// int64 keys.
+type pair64 struct {
+	key int64
+	idx int
+}
+
+func cmpPair64(a, b pair64) int { return cmp.Compare(a.key, b.key) }
+
 // checkMerges merges a and b with every form and compares with a stable
 // sort of a then b; (key, origin) pairs check that ties take a first.
 func checkMerges(t *testing.T, a, b []int64, opts []Option) {
@@ -59,17 +68,19 @@ func checkMerges(t *testing.T, a, b []int64, opts []Option) {
 	if !slices.Equal(dst, want) {
 		t.Fatalf("na=%d nb=%d: MergeWith differs from slices.Sort", len(a), len(b))
 	}
-	pa, pb := make([]pair, len(a)), make([]pair, len(b))
+	// The keys stay int64: converted to int they would lose their order
+	// on 32-bit ports, and the runs would no longer be sorted.
+	pa, pb := make([]pair64, len(a)), make([]pair64, len(b))
 	for i, v := range a {
-		pa[i] = pair{int(v), i}
+		pa[i] = pair64{v, i}
 	}
 	for i, v := range b {
-		pb[i] = pair{int(v), len(a) + i}
+		pb[i] = pair64{v, len(a) + i}
 	}
 	wantp := slices.Concat(pa, pb)
-	slices.SortStableFunc(wantp, cmpPair)
-	dstp := make([]pair, len(dst))
-	MergeFuncWith(dstp, pa, pb, cmpPair, opts...)
+	slices.SortStableFunc(wantp, cmpPair64)
+	dstp := make([]pair64, len(dst))
+	MergeFuncWith(dstp, pa, pb, cmpPair64, opts...)
 	if !slices.Equal(dstp, wantp) {
 		t.Fatalf("na=%d nb=%d: MergeFuncWith is not the stable merge", len(a), len(b))
 	}

@@ -13,6 +13,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/gofork/gofork/core"
+	"github.com/gofork/gofork/internal/baseline"
 	"github.com/gofork/gofork/par"
 	"github.com/gofork/gofork/sortpar"
 )
@@ -211,12 +212,14 @@ func BenchmarkDefault(b *testing.B) {
 			sortpar.Sort(xs)
 		}
 		b.ReportMetric(float64(core.Default().Workers()), "workers")
+		b.ReportMetric(float64(runtime.GOMAXPROCS(0)), "gomaxprocs")
 	})
 	b.Run("fib", func(b *testing.B) {
 		for b.Loop() {
 			sink = core.Run(core.Default(), func(w *core.Worker) int { return fib(w, 27) })
 		}
 		b.ReportMetric(float64(core.Default().Workers()), "workers")
+		b.ReportMetric(float64(runtime.GOMAXPROCS(0)), "gomaxprocs")
 	})
 }
 
@@ -356,7 +359,7 @@ func BenchmarkMapSeq(b *testing.B) {
 	b.Run("pipeline/p=2", func(b *testing.B) {
 		for b.Loop() {
 			var got uint64
-			for r := range channelPipeline(items, fn, 2, 8) {
+			for r := range baseline.Pipeline(items, fn, 2, 8) {
 				got = got*31 + r
 			}
 			check(b, got)
@@ -376,59 +379,4 @@ func BenchmarkMapSeq(b *testing.B) {
 			check(b, got)
 		}
 	})
-}
-
-// channelPipeline is the ordered parallel map Go users write by hand: a
-// feeder numbers the items, workers goroutines compute, and a reorder
-// buffer yields results in order, with at most window items in flight.
-func channelPipeline(items func(func(int) bool), fn func(int) uint64, workers, window int) func(func(uint64) bool) {
-	return func(yield func(uint64) bool) {
-		type item struct{ seq, v int }
-		type result struct {
-			seq int
-			r   uint64
-		}
-		in := make(chan item, window)
-		out := make(chan result, window)
-		slots := make(chan struct{}, window)
-		var wg sync.WaitGroup
-		for range workers {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for it := range in {
-					out <- result{it.seq, fn(it.v)}
-				}
-			}()
-		}
-		go func() {
-			defer close(in)
-			seq := 0
-			for v := range items {
-				slots <- struct{}{}
-				in <- item{seq, v}
-				seq++
-			}
-		}()
-		go func() { wg.Wait(); close(out) }()
-		pending := map[int]uint64{}
-		next := 0
-		for res := range out {
-			pending[res.seq] = res.r
-			for r, ok := pending[next]; ok; r, ok = pending[next] {
-				delete(pending, next)
-				next++
-				<-slots
-				if !yield(r) {
-					for range out { // the feeder may be blocked on a slot
-						select {
-						case <-slots:
-						default:
-						}
-					}
-					return
-				}
-			}
-		}
-	}
 }

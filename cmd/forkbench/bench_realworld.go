@@ -11,6 +11,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/gofork/gofork/core"
+	"github.com/gofork/gofork/internal/baseline"
 	"github.com/gofork/gofork/par"
 	"github.com/gofork/gofork/sortpar"
 )
@@ -224,7 +225,7 @@ func setupMapSeq(variant string, p, n int) (*job, error) {
 		j.close = pool.Close
 	case variantBaseline:
 		j.run = func() {
-			for r := range pipeline(items, fn, p, 4*p) {
+			for r := range baseline.Pipeline(items, fn, p, 4*p) {
 				got = got*31 + r
 			}
 		}
@@ -232,77 +233,6 @@ func setupMapSeq(variant string, p, n int) (*job, error) {
 		return nil, fmt.Errorf("mapseq: no variant %q", variant)
 	}
 	return j, nil
-}
-
-// pipeline is the channel pipeline a Go user writes for an ordered
-// parallel map: a feeder numbers the items, `workers` goroutines compute,
-// and a reorder buffer hands results back in order, with at most window
-// items in flight (a semaphore).
-func pipeline(items func(func(int) bool), fn func(int) uint64, workers, window int) func(func(uint64) bool) {
-	return func(yield func(uint64) bool) {
-		type item struct {
-			seq int
-			v   int
-		}
-		type result struct {
-			seq int
-			r   uint64
-		}
-		in := make(chan item, window)
-		out := make(chan result, window)
-		slots := make(chan struct{}, window)
-		stop := make(chan struct{})
-		var wg sync.WaitGroup
-		for range workers {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for it := range in {
-					out <- result{it.seq, fn(it.v)}
-				}
-			}()
-		}
-		go func() {
-			defer close(in)
-			seq := 0
-			for v := range items {
-				select {
-				case slots <- struct{}{}:
-				case <-stop:
-					return
-				}
-				in <- item{seq, v}
-				seq++
-			}
-		}()
-		go func() { wg.Wait(); close(out) }()
-		pending := map[int]uint64{}
-		next := 0
-		defer func() {
-			close(stop)
-			for range out { // let the workers finish
-				select {
-				case <-slots:
-				default:
-				}
-			}
-		}()
-		for res := range out {
-			pending[res.seq] = res.r
-			for {
-				r, ok := pending[next]
-				if !ok {
-					break
-				}
-				delete(pending, next)
-				next++
-				<-slots
-				if !yield(r) {
-					return
-				}
-			}
-		}
-	}
 }
 
 // setupServer is the fair-service scenario: one request sorts a big slice

@@ -31,30 +31,37 @@ func getJob(w *Worker) *job {
 			return j
 		}
 	}
-	if j, ok := outsideJobs.Get().(*job); ok {
+	if j, ok := sharedJobs.Get().(*job); ok {
 		return j
 	}
 	return &job{}
 }
 
-// outsideJobs recycles the records of jobs forked from outside the pool,
-// which no worker's free list serves: one allocation less a task for a
-// goroutine that forks many.
-var outsideJobs sync.Pool
+// sharedJobs recycles the job records that no worker's free list keeps:
+// those of jobs forked from outside the pool (one allocation less a task
+// for a goroutine that forks many) and the overflow of a worker that runs
+// more jobs than it forks, which a worker that forks more than it runs
+// takes back. sync.Pool moves records between processors.
+var sharedJobs sync.Pool
 
 // putJob returns a finished job's record to w's free list.
 func (w *Worker) putJob(j *job) {
 	outside := j.outside
 	j.fn, j.arg, j.scope, j.outside = nil, nil, nil, false
 	if outside {
-		outsideJobs.Put(j)
+		sharedJobs.Put(j)
 		return
 	}
 	if w.jobFreeLen < jobFreeMax {
 		j.next = w.jobFree
 		w.jobFree = j
 		w.jobFreeLen++
+		return
 	}
+	// A thief runs more jobs than it forks: its overflow goes where the
+	// forking worker, whose own list runs dry, finds it (getJob), instead
+	// of to the garbage collector.
+	sharedJobs.Put(j)
 }
 
 // jobFreeMax bounds a worker's free list of job records: a worker that runs

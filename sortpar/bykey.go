@@ -228,11 +228,7 @@ func (r *kvSort[E]) splitPar(w *core.Worker, lo, hi, side, d int) (int, *[257]in
 	}
 	shift := uint(d) * 8
 	count(shift)
-	b0, total := uint8(k0>>shift), 0
-	for i := range k {
-		total += counts[i][b0]
-	}
-	if total == n { // byte d is the same everywhere
+	if bucketTotal(counts, uint8(k0>>shift)) == n { // byte d is the same everywhere
 		var diff uint64
 		for _, df := range diffs {
 			diff |= df
@@ -244,17 +240,7 @@ func (r *kvSort[E]) splitPar(w *core.Worker, lo, hi, side, d int) (int, *[257]in
 		shift = uint(d) * 8
 		count(shift)
 	}
-	starts := new([257]int)
-	sum := 0
-	for b := range 256 {
-		starts[b] = sum
-		for i := range k {
-			c := counts[i][b]
-			counts[i][b] = sum
-			sum += c
-		}
-	}
-	starts[256] = n
+	starts := bucketOffsets(counts)
 	parFor(w, k, func(_ *core.Worker, i int) {
 		clo, chi := chunkBounds(n, k, i)
 		off := &counts[i]

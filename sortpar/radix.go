@@ -242,12 +242,7 @@ func msdSplit[K radixKey](w *core.Worker, rc *radixCtx[K], src, dst, target []K,
 				cnt[uint8(v>>shift)^fx]++
 			}
 		})
-		b0 := uint8(src[0]>>shift) ^ fx
-		total := 0
-		for i := range k {
-			total += counts[i][b0]
-		}
-		if total < n {
+		if bucketTotal(counts, uint8(src[0]>>shift)^fx) < n {
 			break
 		}
 	}
@@ -256,17 +251,7 @@ func msdSplit[K radixKey](w *core.Worker, rc *radixCtx[K], src, dst, target []K,
 	}
 	shift := uint(d) * 8
 	fx := rc.flip(shift)
-	starts = new([257]int)
-	sum := 0
-	for b := range 256 {
-		starts[b] = sum
-		for i := range k {
-			cnt := counts[i][b]
-			counts[i][b] = sum
-			sum += cnt
-		}
-	}
-	starts[256] = n
+	starts = bucketOffsets(counts)
 	if low := K(1)<<shift - 1; rc.diff&low == 0 {
 		rest := src[0] &^ (0xff << shift) // every byte but d, the same in all keys
 		parFor(w, k, func(_ *core.Worker, i int) {
@@ -292,6 +277,34 @@ func msdSplit[K radixKey](w *core.Worker, rc *radixCtx[K], src, dst, target []K,
 		}
 	})
 	return d, starts, false
+}
+
+// bucketTotal returns how many keys the chunks counted in bucket b.
+func bucketTotal(counts [][256]int, b uint8) int {
+	total := 0
+	for i := range counts {
+		total += counts[i][b]
+	}
+	return total
+}
+
+// bucketOffsets turns per-chunk bucket counts into each chunk's first slot
+// per bucket, in place (bucket by bucket, chunk by chunk, so that a scatter
+// from each chunk's offsets is stable), and returns where each bucket
+// starts, with the total at index 256.
+func bucketOffsets(counts [][256]int) *[257]int {
+	starts := new([257]int)
+	sum := 0
+	for b := range 256 {
+		starts[b] = sum
+		for i := range counts {
+			c := counts[i][b]
+			counts[i][b] = sum
+			sum += c
+		}
+	}
+	starts[256] = sum
+	return starts
 }
 
 // sortSearch256 returns the bucket b with starts[b] <= j < starts[b+1].

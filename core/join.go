@@ -19,10 +19,15 @@ import "strconv"
 // once) rather than closures that capture per-call state, and carry the state
 // in a and b.
 //
-// If f or g panics, Join waits for the other half if it was stolen, then
-// panics with a *PanicError (or the original value, when the panic happened on
-// this worker) that reaches the caller of Run. If f panics, g may or may not
-// run.
+// If f or g panics, the panic reaches the caller of Run as a *PanicError (or
+// the original value, when the panic happened on this worker), and Run returns
+// only once every task it forked is done. A g that panics on a thief is
+// waited for and re-raised here. A panic in f is not caught here (that would
+// cost every fork a defer): it unwinds the caller at once, and a stolen g is
+// waited for where the panic leaves the task, so a function deferred between
+// this Join and the task's end may run while g still runs. Code that must see
+// both halves done on a panic recovers inside f and g instead (as sortpar's
+// stable sort does). If f panics, g may or may not run.
 func Join[A, B, RA, RB any](w *Worker, f func(*Worker, A) RA, a A, g func(*Worker, B) RB, b B) (RA, RB) {
 	if f == nil || g == nil {
 		panic("core: Join with a nil function")

@@ -1,6 +1,11 @@
 package sortpar
 
-import "github.com/gofork/gofork/core"
+import (
+	"runtime/debug"
+	"sync/atomic"
+
+	"github.com/gofork/gofork/core"
+)
 
 // Parallel stable mergesort with one buffer.
 //
@@ -13,12 +18,17 @@ import "github.com/gofork/gofork/core"
 // then bottom-up buffered merges).
 //
 // Panics. If cmp panics, data must still hold a permutation of its
-// elements. Invariant: when msSort for [lo, hi) stops by a panic,
-// data[lo:hi] holds a permutation of what it held on entry. A merge never
-// writes to the array it reads, so the source runs are intact while it
-// runs; a finished half whose result lies in buf is copied back by the
-// parent's deferred fix-up. This relies on core.Join returning (normally or
-// by panic) only once both of its tasks are done.
+// elements. Every task of the sort (msCtx.sortTask, msCtx.mergeTask)
+// recovers its own panic, records the first one in the msCtx and returns
+// normally, so every core.Join returns only once both of its tasks are done;
+// a panic left to unwind through a Join would pass the fix-up below while a
+// thief still writes the other half. Once the sort has failed, tasks not yet
+// started do nothing. Invariant: when msSort for [lo, hi) returns with the
+// sort failed and its done flag unset, data[lo:hi] holds a permutation of
+// what it held on entry. A merge never writes to the array it reads, so the
+// source runs are intact while it runs; a finished half whose result lies in
+// buf is copied back by the parent after its Join and merge. mergesort
+// raises the first panic once core.Run has returned.
 
 // msCtx is shared, read-only, by every task of one mergesort.
 type msCtx[E any] struct {
@@ -26,8 +36,43 @@ type msCtx[E any] struct {
 	cmp       func(a, b E) int
 	leaf      int // segments this short are sorted serially
 	merge     *mergeCtx[E]
-	// sort is msSort[E], made once so that a fork allocates no closure.
+	// sort is c.sortTask, made once so that a fork allocates no closure.
 	sort func(*core.Worker, msTask[E]) struct{}
+	// failed is set by the first task that panics, which records the
+	// panic in panicked.
+	failed   atomic.Bool
+	panicked atomic.Pointer[core.PanicError]
+}
+
+// sortTask is msSort with its panic caught (see Panics above).
+func (c *msCtx[E]) sortTask(w *core.Worker, t msTask[E]) struct{} {
+	if c.failed.Load() {
+		return struct{}{} // data[lo:hi] untouched; done stays unset
+	}
+	defer c.catch()
+	return msSort(w, t)
+}
+
+// mergeTask is parMerge with its panic caught (see Panics above).
+func (c *msCtx[E]) mergeTask(w *core.Worker, m mergeJob[E]) struct{} {
+	if c.failed.Load() {
+		return struct{}{} // dst partly unwritten: the caller restores its sources
+	}
+	defer c.catch()
+	return parMerge(w, m)
+}
+
+// catch, deferred by a task, records the task's panic and marks the sort
+// failed. runtime.Goexit (nothing to recover) goes on unwinding as before.
+func (c *msCtx[E]) catch() {
+	if v := recover(); v != nil {
+		pe, ok := v.(*core.PanicError)
+		if !ok {
+			pe = &core.PanicError{Value: v, Stack: debug.Stack()}
+		}
+		c.panicked.CompareAndSwap(nil, pe)
+		c.failed.Store(true)
+	}
 }
 
 // msTask asks for data[lo:hi] to be sorted into data (toBuf false) or into
@@ -51,13 +96,15 @@ func mergesort[E any](x []E, cmp func(a, b E) int, c *config) {
 			cmp:   cmp,
 			leaf:  func(dst, a, b []E) { mergeRuns(dst, a, b, cmp) },
 			grain: max(c.grain, 16),
-			task:  parMerge[E],
 		},
-		sort: msSort[E],
 	}
+	ctx.sort, ctx.merge.task = ctx.sortTask, ctx.mergeTask
 	core.Run(c.pool, func(w *core.Worker) struct{} {
-		return msSort(w, msTask[E]{c: ctx, lo: 0, hi: len(x)})
+		return ctx.sort(w, msTask[E]{c: ctx, lo: 0, hi: len(x)})
 	})
+	if pe := ctx.panicked.Load(); pe != nil {
+		panic(pe) // every task has returned: x holds a permutation
+	}
 }
 
 // msSort runs one msTask.
@@ -88,25 +135,30 @@ func msSort[E any](w *core.Worker, t msTask[E]) struct{} {
 		// buf: on a panic copy every finished half back into data.
 		done := new([2]bool)
 		left.done, right.done = &done[0], &done[1]
-		ok := false
-		defer func() {
-			if ok {
-				return
-			}
+		core.Join(w, c.sort, left, c.sort, right)
+		if !c.failed.Load() {
+			c.mergeHalves(w, t.lo, mid, t.hi, true)
+		}
+		if c.failed.Load() {
+			// The merge into data may be partial or skipped: put back
+			// the finished halves, whose sources are intact in buf.
 			if done[0] {
 				copy(c.data[t.lo:mid], c.buf[t.lo:mid])
 			}
 			if done[1] {
 				copy(c.data[mid:t.hi], c.buf[mid:t.hi])
 			}
-		}()
-		core.Join(w, c.sort, left, c.sort, right)
-		c.mergeHalves(w, t.lo, mid, t.hi, true)
-		ok = true
+			return struct{}{}
+		}
 	} else {
 		// Halves in data, merged into buf: data is never half-written.
 		core.Join(w, c.sort, left, c.sort, right)
-		c.mergeHalves(w, t.lo, mid, t.hi, false)
+		if !c.failed.Load() {
+			c.mergeHalves(w, t.lo, mid, t.hi, false)
+		}
+		if c.failed.Load() {
+			return struct{}{}
+		}
 	}
 	if t.done != nil {
 		*t.done = true
@@ -121,7 +173,7 @@ func (c *msCtx[E]) mergeHalves(w *core.Worker, lo, mid, hi int, fromBuf bool) {
 	if fromBuf {
 		src, dst = dst, src
 	}
-	parMerge(w, mergeJob[E]{c.merge, dst[lo:hi], src[lo:mid], src[mid:hi]})
+	c.merge.task(w, mergeJob[E]{c.merge, dst[lo:hi], src[lo:mid], src[mid:hi]})
 }
 
 // lowerBound returns the first index k in [lo, hi) with !(src[k] < v), or hi.

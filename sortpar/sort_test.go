@@ -329,6 +329,51 @@ func (a *adversary) cmp(x, y int) int {
 	return cmp.Compare(a.val[x], a.val[y])
 }
 
+// TestPanickingCmpOnce: the comparator panics once, at a random comparison
+// of a stable sort on several workers, and the other comparisons go on, so
+// a thief often still merges its piece of a range into the slice while the
+// panic leaves the piece beside it. The panic must reach the caller and the
+// slice must be a permutation of the input.
+func TestPanickingCmpOnce(t *testing.T) {
+	n, rounds := 1<<12, 200
+	if testing.Short() || raceEnabled {
+		rounds = 40
+	}
+	base := genPattern(0, n, 11)
+	rng := rand.New(rand.NewPCG(11, 12))
+	for _, workers := range []int{2, 3} {
+		pool := core.New(core.WithWorkers(workers))
+		defer pool.Close()
+		opts := []Option{WithPool(pool), WithCutoff(testCutoff)}
+		var total atomic.Int64
+		SortStableFuncWith(slices.Clone(base), func(a, b int64) int { total.Add(1); return cmp.Compare(a, b) }, opts...)
+		for range rounds {
+			x := slices.Clone(base)
+			after := 1 + rng.Int64N(total.Load())
+			var count atomic.Int64
+			r := func() (r any) {
+				defer func() { r = recover() }()
+				SortStableFuncWith(x, func(a, b int64) int {
+					if count.Add(1) == after {
+						panic("boom")
+					}
+					return cmp.Compare(a, b)
+				}, opts...)
+				return nil
+			}()
+			if r == nil {
+				continue // fewer comparisons this time
+			}
+			if v := panicValue(r); v != "boom" {
+				t.Fatalf("p=%d after %d: recovered %v, want boom", workers, after, v)
+			}
+			if !sameMultiset(x, base, cmp.Compare[int64]) {
+				t.Fatalf("p=%d after %d: slice is not a permutation of the input", workers, after)
+			}
+		}
+	}
+}
+
 // TestPanickingCmp: a comparator that panics after some comparisons; the
 // panic must reach the caller and the slice must be a permutation.
 func TestPanickingCmp(t *testing.T) {

@@ -3,6 +3,7 @@ package par
 import (
 	"slices"
 
+	"github.com/gofork/gofork/core"
 	"github.com/gofork/gofork/internal/pack"
 )
 
@@ -109,9 +110,5 @@ func blockRunner(c config) pack.Runner {
 // onPool runs f as one task on c's pool, so that the loops f runs start on
 // a worker (see core.Run) instead of each waking the pool from outside.
 func onPool(c config, f func()) {
-	c.kind = kindAuto // one iteration: nothing to place, and an Affinity state stays free
-	run(1, none{}, Ops[none]{Leaf: func(uint64, uint64, none) none {
-		f()
-		return none{}
-	}}, c, nil)
+	core.Run(c.pool, func(*core.Worker) struct{} { f(); return struct{}{} })
 }

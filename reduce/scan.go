@@ -3,6 +3,7 @@ package reduce
 import (
 	"fmt"
 
+	"github.com/gofork/gofork/core"
 	"github.com/gofork/gofork/internal/overlap"
 	"github.com/gofork/gofork/par"
 )
@@ -100,13 +101,11 @@ func scan[E any](dst, src []E, identity E, has bool, op func(E, E) E, inclusive 
 	}
 	// The phases are p tasks each, whatever the caller's partitioner.
 	phase := append(opts[:len(opts):len(opts)], par.Auto(), par.Grain(1))
-	var total E
-	par.ForRange(0, 1, func(int, int) {
-		// One task runs both phases, so that their loops start on a
-		// worker instead of waking the pool from outside.
-		total = c.run(identity, has, workers(phase), phase)
-	}, phase...)
-	return total
+	// One task runs both phases, so that their loops start on a worker
+	// instead of waking the pool from outside.
+	return core.Run(par.PoolOf(opts...), func(*core.Worker) E {
+		return c.run(identity, has, workers(phase), phase)
+	})
 }
 
 // workers returns the number of workers of the pool named by opts.

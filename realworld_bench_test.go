@@ -239,7 +239,8 @@ func spinSteps(n int, seed uint64) uint64 {
 // errgroup.Group and sourcegraph/conc's pool in the same run, and against
 // the serial loop: 10^6 tasks of ~1 µs (the cost of forking shows), and
 // 10^4 tasks of ~100 µs (Ts/T2). gofork forks from outside the pool (as
-// errgroup is used) and from inside a task.
+// errgroup is used) and from inside a task; par.For over the same tasks,
+// one iteration a chunk, shows what the group itself costs.
 func BenchmarkGroup(b *testing.B) {
 	for _, size := range []struct {
 		name    string
@@ -280,6 +281,13 @@ func BenchmarkGroup(b *testing.B) {
 					g.Wait()
 					return 0
 				})
+			}
+		})
+		b.Run(size.name+"/par.For-Simple1/p=2", func(b *testing.B) {
+			// The same tasks as a loop with one iteration a chunk: the
+			// runtime without the group (its counter, its job records).
+			for b.Loop() {
+				par.For(0, n, task, par.WithPool(pool), par.Simple(1))
 			}
 		})
 		pool.Close()

@@ -2,7 +2,6 @@ package forktest
 
 import (
 	"runtime"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -35,21 +34,23 @@ func TestDefaultFollowsGOMAXPROCS(t *testing.T) {
 		if !waitParked(pool, procs, 10*time.Second) {
 			t.Fatalf("GOMAXPROCS(%d): regular workers beyond the limit did not park, or spares (of earlier tests' blocking work) did not retire: %+v", procs, pool.Stats())
 		}
-		var mu sync.Mutex
-		ids := map[int]int{}
+		// Each index records its worker in its own slot: a shared map
+		// behind a mutex would block workers on the mutex, and the pool
+		// rightly starts spares for blocked workers.
 		seen := make([]atomic.Int32, n)
+		ranOn := make([]atomic.Int32, n)
 		par.For(0, n, func(i int) {
 			id := core.Run(pool, func(w *core.Worker) int { return w.ID() })
 			seen[i].Add(1)
+			ranOn[i].Store(int32(id))
 			spin(20 * time.Microsecond) // enough work per index that a second worker finds some
-			mu.Lock()
-			ids[id]++
-			mu.Unlock()
 		})
+		ids := map[int]int{}
 		for i := range seen {
 			if c := seen[i].Load(); c != 1 {
 				t.Fatalf("GOMAXPROCS(%d): index %d ran %d times", procs, i, c)
 			}
+			ids[int(ranOn[i].Load())]++
 		}
 		if len(ids) != procs {
 			t.Fatalf("GOMAXPROCS(%d): iterations ran on workers %v, want %d distinct", procs, ids, procs)

@@ -14,8 +14,8 @@ const (
 
 // IndexFunc returns the smallest index i with f(s[i]) true, or -1 if there
 // is none, like slices.IndexFunc, searching in parallel. f may be called from
-// several workers at once, and on elements after the first match; it is never
-// called on an element after a match that is already known.
+// several workers at once, and on elements after the first match; once a
+// match is known, a leaf calls it on at most 256 more elements.
 //
 // The search stops early: when the first match is at i, f is called
 // O(i + p·b) times for p workers and b = 256, the elements a leaf checks
@@ -86,8 +86,10 @@ func indexFrom[E any](s []E, head int, f func(E) bool, opts []Option) int {
 		return none{}
 	}
 	onPool(c, func() {
-		for size := head; lo < n; size *= 2 {
-			hi := min(lo+size, n)
+		// hi and size stay at most n: lo+size and 2*size could pass a
+		// 32-bit int's range where n is past 2^30.
+		for size := head; lo < n; size = min(size, n-size) + size {
+			hi := lo + min(size, n-lo)
 			run(uint64(hi-lo), none{}, Ops[none]{Leaf: leaf}, c, nil)
 			if best.Load() < int64(n) {
 				return

@@ -51,7 +51,10 @@ func Shuffle[S ~[]E, E any](s S, seed uint64, opts ...Option) {
 	buf := make([]E, n)
 	starts := make([]int, nb+1)
 	block := func(blk int) (lo, hi int, cnt []int) {
-		return blk * n / nblk, (blk + 1) * n / nblk, counts[blk*int(nb) : (blk+1)*int(nb)]
+		// chunkBound: blk*n overflows a 32-bit int from n > 2^31/nblk.
+		lo = int(chunkBound(uint64(blk), uint64(nblk), uint64(n)))
+		hi = int(chunkBound(uint64(blk+1), uint64(nblk), uint64(n)))
+		return lo, hi, counts[blk*int(nb) : (blk+1)*int(nb)]
 	}
 	onPool(c, func() {
 		run(uint64(nblk), none{}, Ops[none]{Leaf: rangeLeaf(0, func(b0, b1 int) {

@@ -32,7 +32,7 @@ func Scan[S ~[]E, E any](dst, src S, identity E, op func(E, E) E, opts ...par.Op
 	if len(src) == 0 {
 		return identity
 	}
-	return scan(dst, src, identity, true, op, false, opts)
+	return scan(dst, src, identity, op, false, opts)
 }
 
 // ScanInclusive writes the inclusive prefix combination of src into dst,
@@ -47,7 +47,7 @@ func ScanInclusive[S ~[]E, E any](dst, src S, op func(E, E) E, opts ...par.Optio
 		return
 	}
 	var none E
-	scan(dst, src, none, false, op, true, opts)
+	scan(dst, src, none, op, true, opts)
 }
 
 // checkScan panics unless dst and src can be scanned: same length, and
@@ -82,7 +82,7 @@ type scanCtx[E any] struct {
 	pre, sum  []E
 }
 
-// scan runs an exclusive (identity, has) or inclusive (!has) scan of a
+// scan runs an exclusive scan from identity, or an inclusive one, of a
 // non-empty src into dst and returns the combination of all of src.
 //
 // With p workers the slice is cut into p+1 equal segments and scanned in
@@ -94,33 +94,29 @@ type scanCtx[E any] struct {
 // circuit's size plus depth is at least 2n-2, Snir 1986). There is no
 // cache to keep warm between the phases: a call through op costs more than
 // reading the element from memory.
-func scan[E any](dst, src []E, identity E, has bool, op func(E, E) E, inclusive bool, opts []par.Option) E {
+func scan[E any](dst, src []E, identity E, op func(E, E) E, inclusive bool, opts []par.Option) E {
 	c := &scanCtx[E]{dst: dst, src: src, op: op, inclusive: inclusive}
-	if len(src) <= scanSerialMax {
+	has := !inclusive // an exclusive scan starts from identity, an inclusive one from src[0]
+	pool := par.PoolOf(opts...)
+	p := pool.Workers()
+	if len(src) <= scanSerialMax || p == 1 {
 		return c.write(dst, src, identity, has)
 	}
 	// The phases are p tasks each, whatever the caller's partitioner.
 	phase := append(opts[:len(opts):len(opts)], par.Auto(), par.Grain(1))
 	// One task runs both phases, so that their loops start on a worker
 	// instead of waking the pool from outside.
-	return core.Run(par.PoolOf(opts...), func(*core.Worker) E {
-		return c.run(identity, has, workers(phase), phase)
-	})
+	return core.Run(pool, func(*core.Worker) E { return c.run(identity, has, p, phase) })
 }
 
-// workers returns the number of workers of the pool named by opts.
-func workers(opts []par.Option) int { return par.PoolOf(opts...).Workers() }
-
-// run scans c.src on p workers, starting from acc (nothing, if !has), and
-// returns the combination of all of it.
+// run scans c.src on p >= 2 workers, starting from acc (nothing, if !has),
+// and returns the combination of all of it.
 func (c *scanCtx[E]) run(acc E, has bool, p int, phase []par.Option) E {
 	n := len(c.src)
-	if p == 1 {
-		return c.write(c.dst, c.src, acc, has)
-	}
 	c.seg = make([]int, p+2)
 	for t := range c.seg {
-		c.seg[t] = t * n / (p + 1)
+		// In 64 bits: t*n overflows a 32-bit int from n > 2^31/(p+1).
+		c.seg[t] = int(int64(t) * int64(n) / int64(p+1))
 	}
 	c.pre, c.sum = make([]E, p+1), make([]E, p+1)
 	// Phase 1: task 0 writes segment 0, task t > 0 folds segment t.

@@ -48,19 +48,15 @@ var sharedJobs sync.Pool
 func (w *Worker) putJob(j *job) {
 	outside := j.outside
 	j.fn, j.arg, j.scope, j.outside = nil, nil, nil, false
-	if outside {
-		sharedJobs.Put(j)
-		return
-	}
-	if w.jobFreeLen < jobFreeMax {
+	if !outside && w.jobFreeLen < jobFreeMax {
 		j.next = w.jobFree
 		w.jobFree = j
 		w.jobFreeLen++
 		return
 	}
-	// A thief runs more jobs than it forks: its overflow goes where the
-	// forking worker, whose own list runs dry, finds it (getJob), instead
-	// of to the garbage collector.
+	// An outside job's record, or the overflow of a thief that runs more
+	// jobs than it forks: it goes where a forking worker whose own list
+	// runs dry finds it (getJob), instead of to the garbage collector.
 	sharedJobs.Put(j)
 }
 

@@ -27,6 +27,11 @@ type Pool struct {
 	// limit is the number of active regular workers (roster.active). Read
 	// by workers at their idle points, written under growMu.
 	limit atomic.Int32
+	// applied is the limit whose roster is published: setLimit stores it
+	// last, so that refreshLimit, which compares GOMAXPROCS with it, waits
+	// (on growMu) for a change another goroutine has begun instead of
+	// returning before that change's new workers are in the roster.
+	applied atomic.Int32
 
 	// closed is set by Close: submissions from outside (Run, RunOn, a
 	// Scope's Go) panic from then on. See enter for how Close waits.
@@ -95,6 +100,7 @@ func New(opts ...Option) *Pool {
 	}
 	p.limit.Store(int32(cfg.workers))
 	p.publish(cfg.workers)
+	p.applied.Store(int32(cfg.workers))
 	for _, w := range ws {
 		p.startWorker(w)
 	}

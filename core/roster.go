@@ -113,7 +113,7 @@ func (p *Pool) refreshLimit() {
 	if p.cfg.workersSet {
 		return
 	}
-	if n := runtime.GOMAXPROCS(0); n != int(p.limit.Load()) {
+	if n := runtime.GOMAXPROCS(0); n != int(p.applied.Load()) {
 		p.setLimit(n)
 	}
 }
@@ -139,6 +139,7 @@ func (p *Pool) setLimit(n int) {
 		p.startWorker(w)
 	}
 	p.publish(n)
+	p.applied.Store(int32(n))
 	regular := p.roster.Load().regular
 	p.limitChanges.Add(1)
 	p.growMu.Unlock()

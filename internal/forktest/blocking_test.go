@@ -195,9 +195,12 @@ func TestRootWaitsForLockHolderRun(t *testing.T) {
 }
 
 // TestManyRunsWhileAllBlocked submits 1000 roots from outside while every
-// worker is blocked for 50 ms (asleep in a task, no hint): all finish, no
-// more than WithMaxSpares spares ever run at once, and every spare has
-// retired once the work is done.
+// worker is blocked (waiting in a task, no hint) until those roots are done,
+// or 10 s at most: all finish, so spares ran them, no more than
+// WithMaxSpares spares ever run at once, and every spare has retired once
+// the work is done. (A fixed 50 ms block was too short under -race on a
+// loaded machine: the 1000 callers kept every processor busy for all of it,
+// and the pool rightly starts a spare only when a processor is idle.)
 func TestManyRunsWhileAllBlocked(t *testing.T) {
 	t.Cleanup(func() { goleak.VerifyNone(t, leakOpts...) })
 	const p, bound, callers = 2, 6, 1000
@@ -213,6 +216,7 @@ func TestManyRunsWhileAllBlocked(t *testing.T) {
 	}
 	var blockers sync.WaitGroup
 	var asleep sync.WaitGroup
+	rootsDone := make(chan struct{})
 	asleep.Add(p)
 	for range p {
 		blockers.Add(1)
@@ -222,7 +226,10 @@ func TestManyRunsWhileAllBlocked(t *testing.T) {
 				enter()
 				defer running.Add(-1)
 				asleep.Done()
-				time.Sleep(50 * time.Millisecond)
+				select {
+				case <-rootsDone:
+				case <-time.After(10 * time.Second): // no spare ran them: fails below
+				}
 				return 0
 			})
 		}()
@@ -264,6 +271,7 @@ func TestManyRunsWhileAllBlocked(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+	close(rootsDone)
 	blockers.Wait()
 	close(stop)
 	sampler.Wait()

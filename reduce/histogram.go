@@ -2,6 +2,7 @@ package reduce
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/gofork/gofork/par"
 )
@@ -18,20 +19,28 @@ import (
 // when both are done, so with one worker there is one histogram and no
 // addition, and with p workers a few more than p.
 func Histogram[S ~[]E, E any](s S, buckets int, bucket func(E) int, opts ...par.Option) []int {
+	return histogram(s, buckets, bucket, math.MaxUint32, opts)
+}
+
+// histogram is Histogram with the most elements a histogram of uint32
+// counters takes before it is added into one of ints (math.MaxUint32; the
+// tests make it small to reach the flushes).
+func histogram[E any](s []E, buckets int, bucket func(E) int, limit uint64, opts []par.Option) []int {
 	if buckets < 0 {
 		panic(fmt.Sprintf("reduce: Histogram with %d buckets", buckets))
 	}
 	if bucket == nil {
 		panic("reduce: Histogram with a nil bucket")
 	}
-	h := &histCtx[E]{s: s, bucket: bucket, buckets: buckets}
-	root := &histBody[E]{h: h, counts: make([]int, buckets)}
+	h := &histCtx[E]{s: s, bucket: bucket, buckets: buckets, limit: limit}
+	root := &histBody[E]{h: h, narrow: make([]uint32, buckets)}
 	if len(s) <= histSerialMax {
 		root.Accumulate(0, len(s))
 	} else {
 		ReduceBody(0, len(s), root, opts...)
 	}
-	return root.counts
+	root.flush()
+	return root.wide
 }
 
 // histSerialMax is the length up to which Histogram counts on the calling
@@ -43,21 +52,46 @@ type histCtx[E any] struct {
 	s       []E
 	bucket  func(E) int
 	buckets int
+	limit   uint64 // the most elements counted into narrow between flushes
 }
 
 // histBody is the histogram a run of leaves counts into, a Body of
 // ReduceBody: a range a thief takes counts into a fresh one (Split), added
 // into its left neighbour's when both are done (Join).
+//
+// It counts in uint32s (narrow), half the cache footprint of ints: with
+// 2^16 buckets a histogram is 256 KiB, which stays in a core's L2 where
+// 512 KiB of ints does not, and the increments, scattered over the whole
+// table, are what a histogram's time goes to. After limit elements, and at
+// the end, narrow is added into the ints (wide) and cleared, so no counter
+// can overflow.
 type histBody[E any] struct {
 	h      *histCtx[E]
-	counts []int
+	narrow []uint32
+	held   uint64 // elements counted into narrow since the last flush
+	wide   []int  // nil until the first flush
 }
 
-// Accumulate counts s[a:b]. The loop is unrolled by four, as the scan
-// kernels are: a call through a func value keeps no register.
+// Accumulate counts s[a:b], flushing narrow whenever it holds limit
+// elements.
 func (hb *histBody[E]) Accumulate(a, b int) {
+	for a < b {
+		if hb.held == hb.h.limit {
+			hb.flush()
+		}
+		m := int(min(uint64(b-a), hb.h.limit-hb.held))
+		hb.count(a, a+m)
+		hb.held += uint64(m)
+		a += m
+	}
+}
+
+// count counts s[a:b] into narrow, which has room for them. The loop is
+// unrolled by four, as the scan kernels are: a call through a func value
+// keeps no register.
+func (hb *histBody[E]) count(a, b int) {
 	h := hb.h
-	counts := hb.counts[:h.buckets]
+	counts := hb.narrow[:h.buckets]
 	bucket := h.bucket
 	s := h.s[a:b]
 	i := 0
@@ -82,6 +116,19 @@ func (hb *histBody[E]) Accumulate(a, b int) {
 	}
 }
 
+// flush adds narrow into wide and clears it.
+func (hb *histBody[E]) flush() {
+	if hb.wide == nil {
+		hb.wide = make([]int, hb.h.buckets)
+	}
+	wide := hb.wide[:len(hb.narrow)]
+	for k, c := range hb.narrow {
+		wide[k] += int(c)
+	}
+	clear(hb.narrow)
+	hb.held = 0
+}
+
 // check panics if k, the bucket of s[i], is out of range.
 func (h *histCtx[E]) check(i, k int) {
 	if uint(k) >= uint(h.buckets) {
@@ -91,13 +138,25 @@ func (h *histCtx[E]) check(i, k int) {
 
 // Split gives a stolen right half a histogram of its own.
 func (hb *histBody[E]) Split() *histBody[E] {
-	return &histBody[E]{h: hb.h, counts: make([]int, hb.h.buckets)}
+	return &histBody[E]{h: hb.h, narrow: make([]uint32, hb.h.buckets)}
 }
 
 // Join adds the counts of right, the range just after hb's, into hb's.
 func (hb *histBody[E]) Join(right *histBody[E]) {
-	rc := right.counts[:len(hb.counts)]
-	for k, c := range rc {
-		hb.counts[k] += c
+	if right.wide != nil {
+		if hb.wide == nil {
+			hb.wide = make([]int, hb.h.buckets)
+		}
+		for k, c := range right.wide[:len(hb.wide)] {
+			hb.wide[k] += c
+		}
 	}
+	if hb.held+right.held > hb.h.limit {
+		hb.flush()
+	}
+	rc := right.narrow[:len(hb.narrow)]
+	for k, c := range rc {
+		hb.narrow[k] += c
+	}
+	hb.held += right.held
 }

@@ -47,6 +47,35 @@ func TestHistogramMatchesCountingLoop(t *testing.T) {
 	})
 }
 
+// TestHistogramFlushes counts with a small limit on the elements a uint32
+// histogram takes before it is added into ints (math.MaxUint32 in
+// Histogram), so that flushes happen within leaves, between them and in
+// joins, and checks the counts against the counting loop.
+func TestHistogramFlushes(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	pooltest.Each(t, func(t *testing.T, p *core.Pool) {
+		for _, n := range []int{0, 1, 4097, 1 << 16, 100_003} {
+			x := make([]uint32, n)
+			for i := range x {
+				x[i] = rng.Uint32()
+			}
+			for _, buckets := range []int{1, 7, 300} {
+				bucket := func(v uint32) int { return int(v % uint32(buckets)) }
+				want := make([]int, buckets)
+				for _, v := range x {
+					want[bucket(v)]++
+				}
+				for _, limit := range []uint64{1, 2, 3, 1000, 1 << 15} {
+					got := reduce.HistogramLimit(x, buckets, bucket, limit, par.WithPool(p), par.Grain(512))
+					if !slices.Equal(got, want) {
+						t.Fatalf("n=%d buckets=%d limit=%d: Histogram differs from the counting loop", n, buckets, limit)
+					}
+				}
+			}
+		}
+	})
+}
+
 func TestHistogramEdges(t *testing.T) {
 	if got := reduce.Histogram([]int{}, 0, func(int) int { return 0 }); got == nil || len(got) != 0 {
 		t.Errorf("empty input, 0 buckets: %v, want an empty non-nil slice", got)

@@ -194,7 +194,11 @@ func (p *Pool) Close() {
 		panic("core: Close called from inside a task of the pool")
 	}
 	p.closeOnce.Do(func() {
-		p.closed.Store(true)
+		// A Swap, not a Store, before the load of inflight: the
+		// store-then-load order Dekker needs, kept by a read-modify-write
+		// even where a plain store was seen to let a later load pass it
+		// (qemu-aarch64; see jobDeque.pop).
+		p.closed.Swap(true)
 		for p.inflight.Load() != 0 { // after closed: pairs with enter's Add (Dekker)
 			<-p.drained
 		}

@@ -281,7 +281,7 @@ func (l *scopeLatch) announce(w *Worker) bool {
 	l.fired.Store(false)
 	s.mu.Lock()
 	s.waiters = append(s.waiters, l)
-	s.hasWaiters.Store(true)
+	s.hasWaiters.Swap(true)   // a Swap, to keep it before the load of n (see jobDeque.pop)
 	if s.n.Load() < l.below { // after hasWaiters: pairs with finish's Add
 		s.drop(l)
 		s.mu.Unlock()

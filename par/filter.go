@@ -29,7 +29,7 @@ func Filter[S ~[]E, E any](s S, keep func(E) bool, opts ...Option) S {
 	n := len(s)
 	words := make([]uint64, pack.Words(n))
 	if n <= filterSerialMax || c.pool.Workers() == 1 {
-		k := pack.MarkFunc(s, words, keep, true)
+		k := pack.MarkFunc(s, words, keep)
 		if k == 0 {
 			return nil
 		}
@@ -45,7 +45,7 @@ func Filter[S ~[]E, E any](s S, keep func(E) bool, opts ...Option) S {
 		runBlocks(nb, func(lo, hi int) {
 			for b := lo; b < hi; b++ {
 				a := b * pack.BlockLen
-				counts[b] = pack.MarkFunc(s[a:min(a+pack.BlockLen, n)], words[a/64:], keep, true)
+				counts[b] = pack.MarkFunc(s[a:min(a+pack.BlockLen, n)], words[a/64:], keep)
 			}
 		})
 		k := 0

@@ -258,7 +258,12 @@ func (s *stream[E, R]) publish(i int64, r R, pe *core.PanicError, skipped bool) 
 	}
 	sl := &s.ring[i%s.n]
 	sl.r, sl.panicked, sl.skipped = r, pe, skipped
-	sl.state.Store(slotDone) // publishes the fields; pairs with the consumer's Load
+	// Publishes the fields; pairs with the consumer's Load. A Swap, not a
+	// Store: the load of waiting below must not pass it (Dekker with take),
+	// and a read-modify-write keeps that order even where a plain store was
+	// seen to let a later load pass it (qemu-aarch64; see core's
+	// jobDeque.pop). On amd64 a Store is the same instruction.
+	sl.state.Swap(slotDone)
 	if pe != nil || s.waiting.Load() == i {
 		s.signal()
 		// The consumer, woken for half a window of results, waits in this
@@ -293,7 +298,7 @@ func (s *stream[E, R]) take(i int64) (R, *core.PanicError, bool) {
 		if s.ready(t) {
 			t = i // the batch is there but not item i: wait for it alone
 		}
-		s.waiting.Store(t)
+		s.waiting.Swap(t) // before the loads below (Dekker with publish): a Swap, as there
 		if sl.state.Load() != slotDone && !s.ready(t) && !s.never(i) {
 			core.Blocking(func() { <-s.wake })
 		}

@@ -30,16 +30,16 @@ func Blocks(n int) int { return (n + BlockLen - 1) / BlockLen }
 func Words(n int) int { return (n + 63) / 64 }
 
 // MarkFunc sets bit j%64 of words[j/64] for each element s[j] with
-// keep(s[j]) == want and clears the others, and returns how many it set.
+// keep(s[j]) true and clears the others, and returns how many it set.
 // keep is called once per element, in order.
-func MarkFunc[E any](s []E, words []uint64, keep func(E) bool, want bool) int {
+func MarkFunc[E any](s []E, words []uint64, keep func(E) bool) int {
 	n := 0
 	for w := range words[:Words(len(s))] {
 		chunk := s[w*64 : min(w*64+64, len(s))]
 		var m uint64
 		for j, v := range chunk {
 			var bit uint64
-			if keep(v) == want {
+			if keep(v) {
 				bit = 1
 			}
 			m |= bit << j

@@ -364,6 +364,19 @@ func BenchmarkMapSeq(b *testing.B) {
 		runtime.ReadMemStats(&ms)
 		b.ReportMetric(float64(ms.HeapInuse)/(1<<20), "heap-MiB")
 	})
+	b.Run("gofork-inflight32/p=2", func(b *testing.B) {
+		// A window of 32 instead of the default 4 per worker: the
+		// consumer wakes once per 16 results instead of once per 4.
+		pool := core.New(core.WithWorkers(2))
+		defer pool.Close()
+		for b.Loop() {
+			var got uint64
+			for r := range par.MapSeq(items, fn, par.WithPool(pool), par.InFlight(32)) {
+				got = got*31 + r
+			}
+			check(b, got)
+		}
+	})
 	b.Run("pipeline/p=2", func(b *testing.B) {
 		for b.Loop() {
 			var got uint64

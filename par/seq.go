@@ -2,6 +2,7 @@ package par
 
 import (
 	"iter"
+	"math"
 	"runtime"
 	"runtime/debug"
 	"sync"
@@ -70,7 +71,6 @@ type stream[E, R any] struct {
 	_       [64]byte
 	pulled  atomic.Int64 // items pulled; written under mu, read anywhere
 	_       [64]byte
-	seqDone bool      // seq ended or panicked; guarded by mu
 	seqPan  any       // what seq panicked with; written under mu before ended is set
 	once    sync.Once // finish runs once
 
@@ -81,13 +81,13 @@ type stream[E, R any] struct {
 	ring     []streamSlot[E, R]
 	consumed atomic.Int64 // MapSeq: results taken by the consumer; ForEachSeq: calls finished
 	_        [64]byte
-	ended    atomic.Bool // no more pulls: seq done, a panic, or the consumer stopped
-	stop     atomic.Bool // the consumer stopped or fn panicked: skip fn, pull no more
+	ended    atomic.Bool  // no more pulls: seq done, a panic, or the consumer stopped
+	stop     atomic.Bool  // the consumer stopped, or fn panicked in ForEachSeq: skip fn, pull no more
+	panicAt  atomic.Int64 // MapSeq: the first item whose fn panicked (MaxInt64: none); later items are skipped
 
 	pumps  core.Scope
 	active atomic.Int32 // pumps running
 	pump   func(*core.Worker, any)
-	batch  int // most items a pump pulls at once
 
 	waiting atomic.Int64  // MapSeq: the slot the consumer sleeps on, or -1
 	wake    chan struct{} // buffered (1): a pump tells the consumer its slot is done
@@ -100,11 +100,8 @@ func newStream[E, R any](seq iter.Seq[E], fn func(E) R, c config, ordered bool) 
 	s.ring = make([]streamSlot[E, R], s.n)
 	s.next, s.stopSeq = iter.Pull(seq)
 	s.waiting.Store(-1)
+	s.panicAt.Store(math.MaxInt64)
 	s.pump = s.run
-	// A pump takes up to half of its share of the window at once:
-	// enough to pay the pull lock once for a few items, few enough that
-	// the other pumps still find items to take.
-	s.batch = int(max(1, s.n/int64(s.workers)/2))
 	return s
 }
 
@@ -132,36 +129,53 @@ func (s *stream[E, R]) room() bool { return s.pulled.Load()-s.consumed.Load() < 
 // run is one pump: it pulls and computes items until the window is full,
 // the sequence ends, the stream stops, or another pump holds the pull lock
 // (that one goes on).
-func (s *stream[E, R]) run(_ *core.Worker, _ any) {
-	buf := make([]E, s.batch)
+//
+// Between items, holding none, it is a poll point (core's Worker.Poll):
+// a root submitted to the pool that has waited while every worker pumps runs
+// there, instead of waiting for the stream to end.
+func (s *stream[E, R]) run(w *core.Worker, _ any) {
 	for {
-		i, k := s.pull(buf)
-		if k == 0 {
+		i, e, ok, busy := s.pull()
+		if !ok {
 			s.active.Add(-1)
-			s.topUp() // room may have appeared after this pump looked
+			if !busy {
+				s.topUp() // room may have appeared after this pump looked
+			}
+			// With busy, the pump holding the pull lock goes on pulling
+			// and calls topUp itself when it stops. Starting another pump
+			// here would be wrong as well as useless: while the holder is
+			// blocked in the sequence (a reader, or a sequence that runs
+			// par.For on this pool), the new pump would find the lock held
+			// again, and so on, on a worker that never got to run the
+			// work the holder waits for.
 			return
 		}
-		for j := range k {
-			s.compute(i+int64(j), buf[j])
-		}
-		clear(buf[:k])
+		s.compute(i, e)
+		w.Poll()
 	}
 }
 
-// pull takes the next items, up to len(buf) of them (never more than the
-// window's room), into buf and returns the index of the first and their
-// number; 0 items when the pump should stop. Taking a few at a time pays
-// the pull lock and the window's counters once per batch.
-func (s *stream[E, R]) pull(buf []E) (i int64, k int) {
+// pull takes the next item and returns its index; ok is false when the
+// pump should stop, with busy set when that is because another pump holds
+// the pull lock.
+//
+// A pump pulls one item at a time and computes it before it pulls the next.
+// Taking a few at once would pay the lock once for them (about 6 % of the
+// throughput at P = 2 with 5 µs items), but a pump that blocks in the
+// sequence while it holds items pulled before would leave them waiting: a
+// reader that blocks for its next line, or a request/response sequence
+// that waits for fn's answer to the item it yielded, would stall with work
+// in hand.
+func (s *stream[E, R]) pull() (i int64, e E, ok, busy bool) {
 	for try := 0; !s.mu.TryLock(); try++ {
 		if try == 64 {
-			return 0, 0 // the holder pulls on
+			return 0, e, false, true // the holder pulls on
 		}
 		runtime.Gosched()
 	}
 	defer s.mu.Unlock()
 	var since time.Time
-	for try := 0; !s.room() && !s.seqDone && !s.stop.Load(); try++ {
+	for try := 0; !s.room() && !s.ended.Load(); try++ {
 		// The window is full: the consumer lags. Give it this processor
 		// (it may be runnable, waiting for one) for up to fullWait before
 		// stopping. A few yields are not enough: they pass in a
@@ -172,33 +186,26 @@ func (s *stream[E, R]) pull(buf []E) (i int64, k int) {
 		if try == 0 {
 			since = time.Now()
 		} else if time.Since(since) > fullWait {
-			return 0, 0
+			return 0, e, false, false
 		}
 		s.mu.Unlock()
 		runtime.Gosched()
 		s.mu.Lock()
 	}
-	if s.seqDone || s.stop.Load() {
-		return 0, 0
+	if s.ended.Load() {
+		return 0, e, false, false
 	}
 	i = s.pulled.Load()
-	want := min(int64(len(buf)), s.n-(i-s.consumed.Load()))
-	for int64(k) < want {
-		e, ok := s.pullOne()
-		if !ok {
-			s.seqDone = true
-			s.ended.Store(true) // after seqPan: whoever sees ended sees it
-			s.signal()          // a consumer may wait for an item that will not come
-			break
-		}
-		buf[k] = e
-		if s.ordered {
-			s.ring[(i+int64(k))%s.n].state.Store(slotPulled)
-		}
-		k++
+	if e, ok = s.pullOne(); !ok {
+		s.ended.Store(true) // after seqPan: whoever sees ended sees it
+		s.signal()          // a consumer may wait for an item that will not come
+		return 0, e, false, false
 	}
-	s.pulled.Store(i + int64(k))
-	return i, k
+	if s.ordered {
+		s.ring[i%s.n].state.Store(slotPulled)
+	}
+	s.pulled.Store(i + 1)
+	return i, e, true, false
 }
 
 // pullOne pulls one item, recording a panic of the sequence. Caller holds mu.
@@ -221,10 +228,12 @@ func (s *stream[E, R]) signal() {
 }
 
 // compute runs fn on item i and publishes its result. Once the stream has
-// stopped, fn is not called and the item is marked skipped.
+// stopped, fn is not called and the item is marked skipped; so is an item
+// of MapSeq after one whose fn panicked, while those before it still run:
+// the consumer takes their results, in order, before the panic.
 func (s *stream[E, R]) compute(i int64, e E) {
 	var r R
-	skipped := s.stop.Load()
+	skipped := s.stop.Load() || s.ordered && i > s.panicAt.Load()
 	done := skipped
 	defer func() {
 		var pe *core.PanicError
@@ -236,8 +245,15 @@ func (s *stream[E, R]) compute(i int64, e E) {
 			pe = &core.PanicError{Value: v, Stack: debug.Stack()}
 			// The panic first: whoever sees stop (and skips) finds it.
 			s.firstPanic.CompareAndSwap(nil, pe)
-			s.stop.Store(true) // pull no more; calls not started are skipped
-			s.ended.Store(true)
+			if s.ordered {
+				// Skip the calls after this item, not before: their
+				// results come first (compute).
+				for old := s.panicAt.Load(); i < old && !s.panicAt.CompareAndSwap(old, i); old = s.panicAt.Load() {
+				}
+			} else {
+				s.stop.Store(true) // calls not started are skipped
+			}
+			s.ended.Store(true) // pull no more
 		}
 		s.publish(i, r, pe, skipped)
 	}()
@@ -321,7 +337,7 @@ func (s *stream[E, R]) ready(t int64) bool {
 }
 
 // never reports whether item i will never be pulled: the stream ended
-// before it. It takes the pull lock, so that a batch being pulled counts.
+// before it. It takes the pull lock, so that an item being pulled counts.
 func (s *stream[E, R]) never(i int64) bool {
 	if !s.ended.Load() {
 		return false

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"iter"
+	"runtime"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -254,6 +255,181 @@ func TestStreamBlockingSeq(t *testing.T) {
 	if sum != 1225 {
 		t.Fatalf("from a task: sum %d", sum)
 	}
+}
+
+// withinOrFail runs f on a goroutine and fails the test if it has not
+// returned after limit: a hang shows as a failure naming what hung, not as
+// the whole binary's timeout.
+func withinOrFail(t *testing.T, what string, limit time.Duration, f func()) {
+	t.Helper()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		f()
+	}()
+	select {
+	case <-done:
+	case <-time.After(limit):
+		t.Fatalf("%s: still running after %v", what, limit)
+	}
+}
+
+// TestStreamSeqUsesPool pulls a sequence that runs par.For on the stream's
+// own pool for each item. The pull blocks a worker inside the sequence (its
+// coroutine waits for the par.For), and with GOMAXPROCS at 1 no spare
+// stands in, so the par.For must be run by the other workers: a pump that
+// finds the pull lock held must leave its worker free, not start another
+// pump there.
+func TestStreamSeqUsesPool(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	for _, workers := range []int{1, 2, 4} {
+		p := core.New(core.WithWorkers(workers))
+		seq := func(yield func(int) bool) {
+			for i := range 200 {
+				var s atomic.Int64
+				par.For(0, 16, func(j int) { s.Add(int64(j)) }, par.WithPool(p))
+				if !yield(int(s.Load()) + i) {
+					return
+				}
+			}
+		}
+		got := 0
+		withinOrFail(t, fmt.Sprintf("p=%d: MapSeq over a sequence using par.For", workers), 30*time.Second, func() {
+			for r := range par.MapSeq(seq, func(x int) int { return x }, par.WithPool(p)) {
+				if r != 120+got {
+					t.Errorf("p=%d: result %d = %d, want %d", workers, got, r, 120+got)
+					return
+				}
+				got++
+			}
+		})
+		if got != 200 {
+			t.Errorf("p=%d: %d results, want 200", workers, got)
+		}
+		p.Close()
+	}
+}
+
+// TestStreamLetsRootsIn keeps every worker of a pool pumping an endless
+// stream, and submits a root to the same pool from another goroutine: the
+// pumps must let it in at their poll point between batches (after the 200
+// µs a root waits for a busy pool), not when the stream ends or a pump
+// happens to stop. The measure is in items pulled before the root ran, a
+// few dozen when the pumps poll: 20 000 (some 200 ms of work) is the bound.
+// The stream ends only once the root has run.
+func TestStreamLetsRootsIn(t *testing.T) {
+	for _, workers := range []int{1, 2} {
+		p := core.New(core.WithWorkers(workers))
+		var ran atomic.Bool
+		var items, before, at atomic.Int64
+		go func() {
+			time.Sleep(time.Millisecond) // let the stream take the workers
+			before.Store(items.Load())
+			core.Run(p, func(*core.Worker) int {
+				at.Store(items.Load())
+				ran.Store(true)
+				return 0
+			})
+		}()
+		work := func(x int) int { // ~10 µs
+			for range 5000 {
+				x = x*1103515245 + 12345
+			}
+			return x
+		}
+		withinOrFail(t, fmt.Sprintf("p=%d: a Run beside an endless stream", workers), 30*time.Second, func() {
+			for range par.MapSeq(count(-1, &items), work, par.WithPool(p)) {
+				if ran.Load() {
+					break
+				}
+			}
+		})
+		if d := at.Load() - before.Load(); d > 20_000 {
+			t.Errorf("p=%d: the root waited while %d items were pulled", workers, d)
+		}
+		p.Close()
+	}
+}
+
+// TestMapSeqPanicTakesItsTurn: when fn panics on item k, the consumer still
+// gets the results of items 0..k-1, in order, and then the panic, whatever
+// the window and however the calls interleave: the calls after k are
+// skipped, not those before it.
+func TestMapSeqPanicTakesItsTurn(t *testing.T) {
+	const n, k = 100, 40
+	pooltest.Each(t, func(t *testing.T, p *core.Pool) {
+		for _, window := range []int{1, 3, 16, 64} {
+			for round := range 10 {
+				got := 0
+				v := recovered(func() {
+					fn := func(x int) int {
+						if x == k {
+							panic("boom")
+						}
+						if x%7 == round%7 {
+							time.Sleep(20 * time.Microsecond) // let later items pass it
+						}
+						return x
+					}
+					var pulled atomic.Int64
+					for r := range par.MapSeq(count(n, &pulled), fn, par.WithPool(p), par.InFlight(window)) {
+						if r != got {
+							t.Fatalf("window %d: result %d is %d", window, got, r)
+						}
+						got++
+					}
+				})
+				pe, ok := v.(*core.PanicError)
+				if !ok || pe.Value != "boom" {
+					t.Fatalf("window %d: recovered %v, want the *core.PanicError of fn", window, v)
+				}
+				if got != k {
+					t.Fatalf("window %d round %d: %d results before the panic of item %d, want %d", window, round, got, k, k)
+				}
+			}
+		}
+	})
+}
+
+// TestStreamComputesWhatItPulled pulls a request/response sequence: after
+// yielding item i it waits for fn to have run on it before it yields the
+// next. A pump must not pull on while it holds an item it has not computed:
+// here that is a stall of the whole stream (each wait gives up after 2 s,
+// and a wait that gives up fails the test).
+func TestStreamComputesWhatItPulled(t *testing.T) {
+	const n = 20
+	pooltest.Each(t, func(t *testing.T, p *core.Pool) {
+		for _, window := range []int{1, 8, 64} {
+			var calls atomic.Int64
+			stalls := 0
+			seq := func(yield func(int) bool) {
+				for i := range n {
+					if !yield(i) {
+						return
+					}
+					deadline := time.Now().Add(2 * time.Second)
+					for calls.Load() <= int64(i) && time.Now().Before(deadline) {
+						time.Sleep(20 * time.Microsecond)
+					}
+					if calls.Load() <= int64(i) {
+						stalls++
+					}
+				}
+			}
+			par.ForEachSeq(seq, func(int) { calls.Add(1) }, par.WithPool(p), par.InFlight(window))
+			if stalls != 0 || calls.Load() != n {
+				t.Fatalf("ForEachSeq, window %d: %d stalls, %d calls of %d", window, stalls, calls.Load(), n)
+			}
+			calls.Store(0)
+			got := 0
+			for range par.MapSeq(seq, func(x int) int { calls.Add(1); return x }, par.WithPool(p), par.InFlight(window)) {
+				got++
+			}
+			if stalls != 0 || got != n {
+				t.Fatalf("MapSeq, window %d: %d stalls, %d results of %d", window, stalls, got, n)
+			}
+		}
+	})
 }
 
 func TestStreamBadInput(t *testing.T) {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"testing"
 )
 
@@ -126,5 +127,57 @@ func TestPanicWaitsForStolenWork(t *testing.T) {
 				t.Fatalf("task %d was still running when Run re-raised the panic", i)
 			}
 		}
+	}
+}
+
+// TestNestedRunPanicRecoveredInTask: a Run nested in a task of the same pool
+// (runInline) panics; the task recovers the panic and goes on. The nested
+// root's unjoined frames must be finished or dropped before the panic leaves
+// Run: the task returns normally (no "spawned tasks not synced"), and no
+// function of the nested root runs after Run panicked.
+func TestNestedRunPanicRecoveredInTask(t *testing.T) {
+	for _, p := range []int{1, 2, 4} {
+		pool := New(WithWorkers(p))
+		for _, target := range []int{0, 300, 1023} {
+			var calls, after atomic.Int64
+			var done atomic.Bool
+			leaf := func(w *Worker, i int) {
+				calls.Add(1)
+				if done.Load() {
+					after.Add(1)
+				}
+				fib(w, 8)
+				if i == target {
+					panic("nested boom")
+				}
+			}
+			got := Run(pool, func(w *Worker) int {
+				v := catch(func() {
+					Run(pool, func(w *Worker) int {
+						fns := make([]func(*Worker), 1024)
+						for i := range fns {
+							fns[i] = func(w *Worker) { leaf(w, i) }
+						}
+						Invoke(w, fns...)
+						return 0
+					})
+				})
+				done.Store(true)
+				if pe, ok := v.(*PanicError); ok {
+					v = pe.Value // it happened on a thief
+				}
+				if v != "nested boom" {
+					t.Errorf("p=%d: recovered %v, want the nested panic", p, v)
+				}
+				return fib(w, 15) // the task goes on forking after the recovery
+			})
+			if got != 610 {
+				t.Fatalf("p=%d: fib after the recovered panic = %d", p, got)
+			}
+			if n := after.Load(); n != 0 {
+				t.Fatalf("p=%d target %d: %d calls of the nested root's functions after Run panicked", p, target, n)
+			}
+		}
+		pool.Close()
 	}
 }

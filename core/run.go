@@ -60,12 +60,35 @@ func submitAndWait[R any](p *Pool, root func(w *Worker) R) R {
 // runInline runs a nested root on the current worker as a task of its own:
 // it may not sync what the task around it spawned, and must sync what it
 // spawns itself.
+//
+// If root panics (or calls runtime.Goexit), what it forked and did not join
+// is finished or dropped before the panic goes on (unwind: private frames
+// dropped, stolen ones waited for), as for a root submitted from outside.
+// The panic leaves the Joins between it and here without joining them (see
+// Join), so without this a caller that recovers it inside its task would
+// find frames of the nested root left on the worker's deque, and thieves
+// still calling the root's functions after Run had panicked. The value goes
+// on as it was raised, not wrapped: the panic happened on this goroutine,
+// or reached it as a *PanicError from a thief already.
 func runInline[R any](w *Worker, root func(w *Worker) R) R {
 	depth, outer := w.dq.head, w.base
 	w.base = depth
-	defer func() { w.base = outer }()
+	normal := false
+	defer func() {
+		if normal {
+			w.base = outer
+			return
+		}
+		v := recover() // nil: runtime.Goexit, which goes on once this returns
+		w.unwind(depth)
+		w.base = outer
+		if v != nil {
+			panic(v)
+		}
+	}()
 	r := root(w)
 	w.checkDepth(depth)
+	normal = true
 	return r
 }
 

@@ -106,5 +106,8 @@ func indexFrom[E any](s []E, head int, f func(E) bool, opts []Option) int {
 // ContainsFunc reports whether f(e) is true for some element e of s, like
 // slices.ContainsFunc: IndexFunc(s, f, opts...) >= 0.
 func ContainsFunc[S ~[]E, E any](s S, f func(E) bool, opts ...Option) bool {
+	if f == nil {
+		panic("par: ContainsFunc with a nil f")
+	}
 	return IndexFunc(s, f, opts...) >= 0
 }

@@ -85,4 +85,7 @@ func TestIndexFuncPanic(t *testing.T) {
 	if v := catch(func() { par.IndexFunc([]int{1}, nil) }); v != "par: IndexFunc with a nil f" {
 		t.Errorf("nil f: %v", v)
 	}
+	if v := catch(func() { par.ContainsFunc([]int{1}, nil) }); v != "par: ContainsFunc with a nil f" {
+		t.Errorf("ContainsFunc, nil f: %v", v)
+	}
 }

@@ -71,6 +71,9 @@ func checkScan[E any](name string, dst, src []E, op func(E, E) E) {
 // goroutine: starting tasks costs more than scanning this much.
 const scanSerialMax = 1 << 12
 
+// scanSegMin is the shortest segment a parallel scan cuts.
+const scanSegMin = 1 << 10
+
 // scanCtx is what the tasks of one scan share: the slices, cut into p+1
 // segments for p workers (seg holds the p+2 bounds), and per segment the
 // combination of everything before it (pre) and of the segment (sum).
@@ -98,8 +101,11 @@ func scan[E any](dst, src []E, identity E, op func(E, E) E, inclusive bool, opts
 	c := &scanCtx[E]{dst: dst, src: src, op: op, inclusive: inclusive}
 	has := !inclusive // an exclusive scan starts from identity, an inclusive one from src[0]
 	pool := par.PoolOf(opts...)
-	p := pool.Workers()
-	if len(src) <= scanSerialMax || p == 1 {
+	// Segments of at least scanSegMin elements: fewer workers than that
+	// lets through are not worth waking, and none may be empty (its
+	// write and fold read its first element).
+	p := min(pool.Workers(), len(src)/scanSegMin)
+	if len(src) <= scanSerialMax || p <= 1 {
 		return c.write(dst, src, identity, has)
 	}
 	// The phases are p tasks each, whatever the caller's partitioner.

@@ -213,3 +213,32 @@ func TestScanPanic(t *testing.T) {
 		}
 	})
 }
+
+// TestScanManyWorkers scans a slice just past the serial threshold on a
+// pool with more workers than it has elements: no segment may be empty.
+func TestScanManyWorkers(t *testing.T) {
+	p := core.New(core.WithWorkers(64))
+	defer p.Close()
+	for _, n := range []int{reduce.ScanSerialMax + 1, 3 * reduce.ScanSerialMax, 70_000} {
+		src := make([]int64, n)
+		for i := range src {
+			src[i] = int64(i%7) - 3
+		}
+		dst := make([]int64, n)
+		total := reduce.Scan(dst, src, 0, func(a, b int64) int64 { return a + b }, par.WithPool(p))
+		var s int64
+		for i, v := range src {
+			if dst[i] != s {
+				t.Fatalf("n=%d: dst[%d] = %d, want %d", n, i, dst[i], s)
+			}
+			s += v
+		}
+		if total != s {
+			t.Fatalf("n=%d: total %d, want %d", n, total, s)
+		}
+		reduce.ScanInclusive(dst, src, func(a, b int64) int64 { return a + b }, par.WithPool(p))
+		if dst[n-1] != s {
+			t.Fatalf("n=%d: inclusive last %d, want %d", n, dst[n-1], s)
+		}
+	}
+}

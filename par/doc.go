@@ -74,12 +74,19 @@
 // # Streams
 //
 // MapSeq and ForEachSeq run a function over an iter.Seq of unknown length
-// (lines of a file, rows of a query) in parallel, pulling the sequence on
-// the caller's goroutine. MapSeq yields the results in the sequence's order
+// (lines of a file, rows of a query) in parallel. The workers pull the
+// sequence, one goroutine at a time as its contract asks, one item at a
+// time: a worker computes the item it pulled before it pulls another, so a
+// sequence that blocks (a reader waiting for input, a request/response
+// exchange waiting for fn's answer) never holds pulled items back. MapSeq
+// yields the results in the sequence's order, on the goroutine that ranges,
 // through a reorder window of InFlight slots: at most InFlight items are
 // between being pulled and being consumed, so an endless sequence runs in
 // bounded memory and a slow item holds the window instead of letting it
-// grow. ForEachSeq keeps at most InFlight calls between pull and return.
+// grow. If fn panics, the results before that item are still yielded, then
+// the panic. ForEachSeq keeps at most InFlight calls between pull and
+// return. Pumping workers poll between items, so other roots submitted to
+// the pool get in during a long stream.
 //
 // Split is the low-level engine the loops and package reduce are built on.
 //

@@ -10,7 +10,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// Option configures Mul.
+// Option configures Mul. A nil Option panics.
 type Option func(*config)
 
 type config struct {
@@ -122,6 +122,9 @@ func Gemm(tA, tB blas.Transpose, alpha float64, a, b blas64.General, beta float6
 func newConfig(opts []Option) config {
 	var cfg config
 	for _, o := range opts {
+		if o == nil {
+			panic("linalg: nil Option")
+		}
 		o(&cfg)
 	}
 	if cfg.pool == nil {

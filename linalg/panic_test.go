@@ -116,6 +116,16 @@ func TestMulPanics(t *testing.T) {
 			t.Fatalf("panic %v", v)
 		}
 	})
+	t.Run("nil option", func(t *testing.T) {
+		dst := mat.NewDense(2, 4, nil)
+		v, ok := panicValue(func() { Mul(dst, a23, a34, nil) })
+		if !ok || fmt.Sprint(v) != "linalg: nil Option" {
+			t.Fatalf("panic %v", v)
+		}
+		if !mat.Equal(dst, mat.NewDense(2, 4, nil)) {
+			t.Fatal("dst changed before the panic")
+		}
+	})
 }
 
 func TestGemmPanics(t *testing.T) {

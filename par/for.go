@@ -53,6 +53,7 @@ func indexLeaf[I constraints.Integer](lo I, body func(i I)) func(a, b uint64, _ 
 // starting new chunks and reaches the caller of For once the running chunks
 // have finished.
 func For[I constraints.Integer](lo, hi I, body func(i I), opts ...Option) {
+	checkOptions(opts)
 	if n := count(lo, hi); n != 0 {
 		run(n, none{}, Ops[none]{Leaf: indexLeaf(lo, body)}, resolve(opts), nil)
 	}
@@ -62,6 +63,7 @@ func For[I constraints.Integer](lo, hi I, body func(i I), opts ...Option) {
 // subranges that together cover [lo, hi) exactly once. A serial loop inside
 // body is the cheapest way to run a fine-grained loop in parallel.
 func ForRange[I constraints.Integer](lo, hi I, body func(lo, hi I), opts ...Option) {
+	checkOptions(opts)
 	if n := count(lo, hi); n != 0 {
 		run(n, none{}, Ops[none]{Leaf: rangeLeaf(lo, body)}, resolve(opts), nil)
 	}
@@ -83,6 +85,7 @@ func ForRangeCtx[I constraints.Integer](ctx context.Context, lo, hi I, body func
 // runCtx runs a loop with no result that stops handing out chunks once ctx
 // is done.
 func runCtx(ctx context.Context, n uint64, leaf func(a, b uint64, _ none) none, opts []Option) error {
+	checkOptions(opts)
 	if err := ctx.Err(); err != nil {
 		return err
 	}

@@ -9,7 +9,8 @@ import (
 )
 
 // Option configures a loop: its partitioner, its grain and the pool it runs
-// on. Later options override earlier ones.
+// on. Later options override earlier ones. Every function that takes options
+// panics on a nil Option, whatever the size of its input.
 type Option func(*config)
 
 // partKind names a partitioner.
@@ -167,17 +168,27 @@ func (a *AffinityState) Owners() []int {
 
 // resolve applies opts over the defaults and validates the combination.
 func resolve(opts []Option) config {
+	checkOptions(opts)
 	c := config{kind: kindAuto, grain: 1, simple: 1}
 	for _, o := range opts {
-		if o == nil {
-			panic("par: nil Option")
-		}
 		o(&c)
 	}
 	if c.pool == nil {
 		c.pool = core.Default()
 	}
 	return c
+}
+
+// checkOptions panics if an option is nil. Every entry point calls it (or
+// resolve) before it looks at its input, so that a nil Option is refused
+// on an empty or short input too, not only once the input is long enough
+// to be split.
+func checkOptions(opts []Option) {
+	for _, o := range opts {
+		if o == nil {
+			panic("par: nil Option")
+		}
+	}
 }
 
 // chunkBound returns the start offset of chunk c of k equal chunks of [0, n):

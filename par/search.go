@@ -27,6 +27,7 @@ func IndexFunc[S ~[]E, E any](s S, f func(E) bool, opts ...Option) int {
 	if f == nil {
 		panic("par: IndexFunc with a nil f")
 	}
+	checkOptions(opts)
 	head := min(len(s), searchHead)
 	if i := indexSerial(s[:head], f); i >= 0 || head == len(s) {
 		return i

@@ -418,8 +418,9 @@ func MapSeq[E, R any](seq iter.Seq[E], fn func(E) R, opts ...Option) iter.Seq[R]
 	if fn == nil {
 		panic("par: MapSeq with a nil function")
 	}
+	c := resolve(opts)
 	return func(yield func(R) bool) {
-		s := newStream(seq, fn, resolve(opts), true)
+		s := newStream(seq, fn, c, true)
 		defer s.finish()
 		s.topUp()
 		for i := int64(0); ; i++ {

@@ -32,6 +32,7 @@ var (
 // Drawing the buckets independently and uniformly, then permuting each bucket
 // uniformly, gives every permutation of s the same probability.
 func Shuffle[S ~[]E, E any](s S, seed uint64, opts ...Option) {
+	checkOptions(opts)
 	n := len(s)
 	if n <= shuffleSerialMax {
 		r := newSplitMix(seed, 0)

@@ -30,6 +30,7 @@ type Body[I constraints.Integer, B any] interface {
 // holds the result for the whole range. With one worker, or when nothing is
 // stolen, Split and Join are never called. An empty range does nothing.
 func ReduceBody[I constraints.Integer, B Body[I, B]](lo, hi I, body B, opts ...par.Option) {
+	checkOptions(opts)
 	n := count(lo, hi)
 	if n == 0 {
 		return

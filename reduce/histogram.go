@@ -32,6 +32,7 @@ func histogram[E any](s []E, buckets int, bucket func(E) int, limit uint64, opts
 	if bucket == nil {
 		panic("reduce: Histogram with a nil bucket")
 	}
+	checkOptions(opts)
 	h := &histCtx[E]{s: s, bucket: bucket, buckets: buckets, limit: limit}
 	root := &histBody[E]{h: h, narrow: make([]uint32, buckets)}
 	if len(s) <= histSerialMax {

@@ -8,6 +8,18 @@ import (
 
 // count returns the number of iterations in [lo, hi), computed in the
 // unsigned domain so that it cannot overflow, and 0 when hi <= lo.
+// checkOptions panics if an option is nil. Every function of the package
+// calls it before it looks at its input, so that a nil option is refused on
+// an empty or short input too, as package par refuses it, and not only once
+// the input is long enough to reach par.
+func checkOptions(opts []par.Option) {
+	for _, o := range opts {
+		if o == nil {
+			panic("reduce: nil par.Option")
+		}
+	}
+}
+
 func count[I constraints.Integer](lo, hi I) uint64 {
 	if hi <= lo {
 		return 0
@@ -49,6 +61,7 @@ func Deterministic[I constraints.Integer, T any](lo, hi I, identity T,
 // fold is Reduce and Deterministic.
 func fold[I constraints.Integer, T any](lo, hi I, identity T,
 	body func(lo, hi I, acc T) T, join func(x, y T) T, fixed bool, opts []par.Option) T {
+	checkOptions(opts)
 	n := count(lo, hi)
 	if n == 0 {
 		return identity

@@ -28,7 +28,7 @@ import (
 // scan on p workers runs as two phases of p tasks (see the package doc). op
 // is called n times with one worker and about 2n times with many.
 func Scan[S ~[]E, E any](dst, src S, identity E, op func(E, E) E, opts ...par.Option) E {
-	checkScan("Scan", dst, src, op)
+	checkScan("Scan", dst, src, op, opts)
 	if len(src) == 0 {
 		return identity
 	}
@@ -42,7 +42,7 @@ func Scan[S ~[]E, E any](dst, src S, identity E, op func(E, E) E, opts ...par.Op
 //
 // computed in parallel, with Scan's rules on op, overlap and panics.
 func ScanInclusive[S ~[]E, E any](dst, src S, op func(E, E) E, opts ...par.Option) {
-	checkScan("ScanInclusive", dst, src, op)
+	checkScan("ScanInclusive", dst, src, op, opts)
 	if len(src) == 0 {
 		return
 	}
@@ -52,10 +52,11 @@ func ScanInclusive[S ~[]E, E any](dst, src S, op func(E, E) E, opts ...par.Optio
 
 // checkScan panics unless dst and src can be scanned: same length, and
 // either the same slice or disjoint.
-func checkScan[E any](name string, dst, src []E, op func(E, E) E) {
+func checkScan[E any](name string, dst, src []E, op func(E, E) E, opts []par.Option) {
 	if op == nil {
 		panic("reduce: " + name + " with a nil op")
 	}
+	checkOptions(opts)
 	if len(dst) != len(src) {
 		panic(fmt.Sprintf("reduce: %s: len(dst) = %d, len(src) = %d", name, len(dst), len(src)))
 	}

@@ -27,11 +27,11 @@ func SortStableByKeyWith[S ~[]E, E any, K constraints.Integer](s S, key func(E) 
 	if key == nil {
 		panic("sortpar: SortStableByKey with a nil key")
 	}
+	c := newConfig(opts)
 	n := len(s)
 	if n < 2 {
 		return
 	}
-	c := newConfig(opts)
 	// Keys are mapped to uint64 so that they order as unsigned numbers:
 	// a signed key is sign-extended and its top bit flipped.
 	var flip uint64

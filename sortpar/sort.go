@@ -8,8 +8,9 @@ import (
 	"github.com/gofork/gofork/core"
 )
 
-// Option configures a sort (SortWith, SortFuncWith, SortStableWith,
-// SortStableFuncWith).
+// Option configures a call of one of the ...With functions (SortWith,
+// MergeWith, CompactWith, SortStableByKeyWith, ...). A nil Option panics,
+// whatever the length of the input.
 type Option func(*config)
 
 // config holds the knobs of one sort call. Every threshold is a length in
@@ -85,6 +86,9 @@ func WithCutoff(n int) Option {
 func newConfig(opts []Option) config {
 	c := defaultConfig()
 	for _, o := range opts {
+		if o == nil {
+			panic("sortpar: nil Option")
+		}
 		o(&c)
 	}
 	if c.pool == nil {

@@ -15,7 +15,7 @@ func (r Result) add(o Result) Result {
 	return Result{Nodes: r.Nodes + o.Nodes, Leaves: r.Leaves + o.Leaves, MaxDepth: max(r.MaxDepth, o.MaxDepth)}
 }
 
-// Option configures Search.
+// Option configures Search. A nil Option panics.
 type Option func(*options)
 
 type options struct {
@@ -88,6 +88,9 @@ func Search(t Tree, opts ...Option) Result {
 	r := compile(t)
 	var o options
 	for _, opt := range opts {
+		if opt == nil {
+			panic("uts: nil Option")
+		}
 		opt(&o)
 	}
 	if o.pool == nil {

@@ -269,6 +269,9 @@ func TestSearchPanicsOnBadTree(t *testing.T) {
 	if v := panicValue(func() { WithPool(nil) }); v == nil {
 		t.Error("WithPool(nil) did not panic")
 	}
+	if v := panicValue(func() { Search(Tree{Type: Geometric, Depth: 1}, nil) }); fmt.Sprint(v) != "uts: nil Option" {
+		t.Errorf("Search with a nil Option panicked with %v, want \"uts: nil Option\"", v)
+	}
 }
 
 func TestSearchAllocs(t *testing.T) {

@@ -1,17 +1,30 @@
 package par
 
-import "github.com/gofork/gofork/core"
+import (
+	"runtime/debug"
+	"strconv"
+
+	"github.com/gofork/gofork/core"
+)
 
 // Invoke calls every function in fns, in parallel on core.Default(), and
 // returns when all have returned. Called from inside a task of the default
-// pool, it runs on the current worker. A panic in one function reaches the
-// caller once the others have finished. InvokeOn names another pool.
+// pool, it runs on the current worker. A panic in one function does not stop
+// the others: each of them runs, and once all have returned Invoke panics
+// with the panic of the first function (in the order of fns) that panicked,
+// as a *core.PanicError. It panics, before calling any, if a function is
+// nil. InvokeOn names another pool.
 func Invoke(fns ...func()) {
 	InvokeOn(core.Default(), fns...)
 }
 
 // InvokeOn is Invoke on the pool p.
 func InvokeOn(p *core.Pool, fns ...func()) {
+	for i, f := range fns {
+		if f == nil {
+			panic("par: Invoke with a nil function at index " + strconv.Itoa(i))
+		}
+	}
 	switch len(fns) {
 	case 0:
 		return
@@ -19,18 +32,39 @@ func InvokeOn(p *core.Pool, fns ...func()) {
 		fns[0]()
 		return
 	}
-	core.Run(p, func(w *core.Worker) none { return invokeTask(w, fns) })
+	if pe := core.Run(p, func(w *core.Worker) *core.PanicError { return invokeTask(w, fns) }); pe != nil {
+		panic(pe)
+	}
 }
 
 // invokeTask runs fns by halving the slice, so each fork passes a slice
-// header and allocates nothing.
-func invokeTask(w *core.Worker, fns []func()) none {
+// header and allocates nothing, and returns the panic of the first function
+// that panicked, or nil. A leaf catches its function's panic rather than
+// letting it unwind the Join above it: core.Join drops a half that no thief
+// has taken when the other half panics, and Invoke promises to run them all.
+func invokeTask(w *core.Worker, fns []func()) *core.PanicError {
 	if len(fns) == 1 {
 		w.Share() // the other functions stay stealable while this one runs (it may block)
-		fns[0]()
-		return none{}
+		return invokeOne(fns[0])
 	}
 	m := len(fns) / 2
-	core.Join(w, invokeTask, fns[:m], invokeTask, fns[m:])
-	return none{}
+	l, r := core.Join(w, invokeTask, fns[:m], invokeTask, fns[m:])
+	if l != nil {
+		return l
+	}
+	return r
+}
+
+// invokeOne calls f and returns its panic, or nil. A runtime.Goexit in f is
+// not a panic and cannot be stopped: it goes on up, as core documents.
+func invokeOne(f func()) (pe *core.PanicError) {
+	defer func() {
+		if v := recover(); v != nil {
+			if pe, _ = v.(*core.PanicError); pe == nil { // a nested loop's panic is one already
+				pe = &core.PanicError{Value: v, Stack: debug.Stack()}
+			}
+		}
+	}()
+	f()
+	return nil
 }

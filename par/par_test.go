@@ -298,6 +298,58 @@ func TestForEachAndMap(t *testing.T) {
 	})
 }
 
+// TestInvokePanicRunsTheRest checks Invoke's promise on panics: every
+// function that does not panic still runs, exactly once, before Invoke
+// panics, and the panic raised is the first one in the order of fns. On one
+// worker a panicking half used to drop the half no thief had taken.
+func TestInvokePanicRunsTheRest(t *testing.T) {
+	pooltest.Each(t, func(t *testing.T, p *core.Pool) {
+		for _, k := range []int{2, 3, 4, 17} {
+			for _, bad := range [][]int{{0}, {1}, {k - 1}, {1, k - 1}, {0, k / 2, k - 1}} {
+				var ran [17]atomic.Int32
+				isBad := make([]bool, k)
+				for _, b := range bad {
+					isBad[b] = true
+				}
+				fns := make([]func(), k)
+				for i := range fns {
+					fns[i] = func() {
+						ran[i].Add(1)
+						if isBad[i] {
+							panic(i)
+						}
+					}
+				}
+				v := catch(func() { par.InvokeOn(p, fns...) })
+				if v != bad[0] {
+					t.Errorf("k=%d bad=%v: recovered %v, want the panic of fn %d", k, bad, v, bad[0])
+				}
+				for i := range k {
+					if ran[i].Load() != 1 {
+						t.Errorf("k=%d bad=%v: fn %d ran %d times, want once", k, bad, i, ran[i].Load())
+					}
+				}
+			}
+		}
+		// Inside a task, and with a nested loop's panic: the loop's
+		// *core.PanicError is raised, not wrapped in another.
+		var others atomic.Int32
+		v := catch(func() {
+			core.Run(p, func(*core.Worker) int {
+				par.InvokeOn(p,
+					func() { others.Add(1) },
+					func() { par.For(0, 100, func(i int) { panic("nested") }, par.WithPool(p)) },
+					func() { others.Add(1) })
+				return 0
+			})
+		})
+		if v != "nested" || others.Load() != 2 {
+			t.Errorf("nested: recovered %v with %d of 2 others run", v, others.Load())
+		}
+	})
+	expectPanic(t, "nil function at index 1", func() { par.Invoke(func() {}, nil) })
+}
+
 func TestInvoke(t *testing.T) {
 	for _, k := range []int{0, 1, 2, 3, 17} {
 		var ran [17]atomic.Int32

@@ -20,8 +20,10 @@ type Ops[T any] struct {
 	// that it can go on accumulating into the same value; it is true when
 	// another worker took the right half, and always on a HelpFirst pool
 	// (there the right half runs first). TBB calls its splitting constructor
-	// for stolen halves only in the same way. Nil: right halves start from
-	// their parent's value.
+	// for stolen halves only in the same way. Under Static and Affinity,
+	// whose chunks are fixed before any runs, every chunk after the first
+	// is a right half with stolen true. Nil: right halves start from their
+	// parent's value.
 	Right func(parent T, stolen bool) T
 	// Join merges y, the result of a right half, into x, the result of the
 	// left half just before it, and returns the merged value. Joins happen in

@@ -91,6 +91,12 @@ func (s *Scope) GoWith(p *Pool, fn func(w *Worker, arg any), arg any) {
 		panic("core: Scope.Go with a nil function")
 	}
 	w := p.currentWorker()
+	if w == nil {
+		// Before the task is counted: on a closed pool enter panics, and a
+		// count taken first would never be given back (every later Wait
+		// would hang).
+		p.enter()
+	}
 	if limit := s.bound(); limit >= 0 {
 		s.reserve(p, w, limit)
 	} else {
@@ -108,10 +114,17 @@ func (s *Scope) TryGo(p *Pool, fn func(w *Worker)) bool {
 	if fn == nil {
 		panic("core: Scope.TryGo with a nil function")
 	}
+	w := p.currentWorker()
+	if w == nil {
+		p.enter() // before the count, as in GoWith
+	}
 	if limit := s.bound(); limit >= 0 {
 		for {
 			v := s.n.Load()
 			if v >= limit {
+				if w == nil {
+					p.exit()
+				}
 				return false
 			}
 			if s.n.CompareAndSwap(v, v+1) {
@@ -121,7 +134,7 @@ func (s *Scope) TryGo(p *Pool, fn func(w *Worker)) bool {
 	} else {
 		s.n.Add(1)
 	}
-	s.fork(p, p.currentWorker(), callFunc, fn)
+	s.fork(p, w, callFunc, fn)
 	return true
 }
 
@@ -139,7 +152,8 @@ func (s *Scope) reserve(p *Pool, w *Worker, limit int64) {
 	}
 }
 
-// fork pushes or submits a task already counted in n.
+// fork pushes or submits a task already counted in n (and, from outside,
+// in the pool's inflight: enter).
 func (s *Scope) fork(p *Pool, w *Worker, fn func(*Worker, any), arg any) {
 	j := getJob(w)
 	j.fn, j.arg, j.scope = fn, arg, s
@@ -152,7 +166,6 @@ func (s *Scope) fork(p *Pool, w *Worker, fn func(*Worker, any), arg any) {
 		}
 		return
 	}
-	p.enter()
 	j.outside = true
 	p.pushOutside(j)
 	p.notifyWork(nil) // wake a sleeper if nobody searches; poke the governor if all are busy

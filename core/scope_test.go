@@ -7,6 +7,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // TestJobDequeStress: one owner pushes and pops jobs while thieves steal;
@@ -258,5 +259,36 @@ func TestScopeNoAllocs(t *testing.T) {
 	run() // warm the free list
 	if allocs := testing.AllocsPerRun(20, run); allocs > 2 {
 		t.Fatalf("1000 GoWith and a Wait inside a task allocated %.1f times per Run", allocs)
+	}
+}
+
+// TestScopeGoOnClosedPool checks that a Go or TryGo refused by a closed
+// pool leaves the scope as it was: the task is not counted, and a Wait on
+// the scope (here on another pool) returns instead of waiting for it.
+func TestScopeGoOnClosedPool(t *testing.T) {
+	p := New(WithWorkers(2))
+	p.Close()
+	q := New(WithWorkers(2))
+	defer q.Close()
+	var s Scope
+	expectPanic(t, "closed", func() { s.Go(p, func(*Worker) {}) })
+	expectPanic(t, "closed", func() { s.TryGo(p, func(*Worker) {}) })
+	s.SetLimit(1)
+	expectPanic(t, "closed", func() { s.TryGo(p, func(*Worker) {}) })
+	expectPanic(t, "closed", func() { s.Go(p, func(*Worker) {}) })
+	if n := s.Pending(); n != 0 {
+		t.Fatalf("Pending() = %d after Go and TryGo were refused, want 0", n)
+	}
+	var ran atomic.Int32
+	s.Go(q, func(*Worker) { ran.Add(1) })
+	done := make(chan struct{})
+	go func() { defer close(done); s.Wait(q) }()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("Scope.Wait hangs after a Go refused by a closed pool")
+	}
+	if ran.Load() != 1 {
+		t.Fatalf("the task on the open pool ran %d times", ran.Load())
 	}
 }

@@ -84,3 +84,32 @@ func TestPinCurrentThreadInvalid(t *testing.T) {
 		})
 	}
 }
+
+// TestPinningSurvivesGoexit checks that a pinned worker whose task calls
+// runtime.Goexit stays pinned: the goroutine that takes the worker over
+// must pin its own thread, since the old one leaves with the old goroutine.
+func TestPinningSurvivesGoexit(t *testing.T) {
+	p := New(WithWorkers(1), WithPinning(true))
+	defer p.Close()
+	st := p.Stats().Workers[0]
+	if !st.Pinned {
+		t.Skipf("pinning not available here: %s", st.PinError)
+	}
+	affinity := func() (cpus []int) {
+		p.RunOn(0, func(*Worker) { cpus, _ = pinAllowedCPUs() })
+		return cpus
+	}
+	if got := affinity(); !slices.Equal(got, []int{st.CPU}) {
+		t.Fatalf("pinned worker's thread may run on %v, want [%d]", got, st.CPU)
+	}
+	for range 3 {
+		expectPanic(t, "Goexit", func() { p.RunOn(0, func(*Worker) { runtime.Goexit() }) })
+		if got := affinity(); !slices.Equal(got, []int{st.CPU}) {
+			t.Fatalf("after a Goexit the worker's thread may run on %v, want [%d]; Stats says Pinned=%v",
+				got, st.CPU, p.Stats().Workers[0].Pinned)
+		}
+	}
+	if !p.Stats().Workers[0].Pinned {
+		t.Fatal("Stats says the worker is no longer pinned")
+	}
+}

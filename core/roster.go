@@ -89,7 +89,7 @@ func (p *Pool) startWorker(w *Worker) {
 			if err := pinCurrentThread(w.cpu); err != nil {
 				w.pinErr = err
 			} else {
-				w.pinned = true
+				w.pinned.Store(true)
 			}
 		}
 		register(w)

@@ -94,7 +94,7 @@ func (p *Pool) Stats() Stats {
 			Idle:          idle,
 			Busy:          s.Uptime - idle,
 			CPU:           w.cpu,
-			Pinned:        w.pinned,
+			Pinned:        w.pinned.Load(),
 			Spare:         w.spare,
 			Parked:        w.parked.Load(),
 		}

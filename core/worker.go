@@ -53,7 +53,10 @@ type Worker struct {
 	blocking int  // depth of Blocking calls running on this worker; owner only
 	inRoot   bool // running a root taken at a poll point (fair.go); owner only
 
-	pinned bool  // WithPinning succeeded; written before the worker is started
+	// pinned: WithPinning succeeded. Set before the worker is started;
+	// cleared only if the goroutine that takes over after a Goexit cannot
+	// pin its thread again (Stats reads it at any time).
+	pinned atomic.Bool
 	pinErr error // why WithPinning failed; written before the worker is started
 	stats  workerStats
 }
@@ -108,8 +111,13 @@ func (w *Worker) loop() {
 		}
 		// A task called runtime.Goexit: every task on this goroutine has
 		// been completed with ErrGoexit (runTask), but the goroutine is
-		// ending. A fresh one takes over the worker and its deque.
+		// ending. A fresh one takes over the worker and its deque, on a
+		// thread pinned as the old one was (the runtime retires the old
+		// one, still locked, with the goroutine).
 		go func() {
+			if w.pinned.Load() && pinCurrentThread(w.cpu) != nil {
+				w.pinned.Store(false) // it pinned before: only a changed cpuset gets here
+			}
 			register(w)
 			w.loop()
 		}()

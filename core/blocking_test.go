@@ -228,3 +228,29 @@ func TestRunOnOtherPoolBlocks(t *testing.T) {
 		t.Fatal("pool a started no spare while its only worker waited on pool b")
 	}
 }
+
+// TestStatsSparesAfterClose checks that Stats.Spares, the spares running
+// now, is 0 once Close has returned, also for spares that were active
+// (asleep, still wanted or not yet retired) when the pool quit.
+func TestStatsSparesAfterClose(t *testing.T) {
+	for range 5 {
+		p := New(WithWorkers(2))
+		var wg sync.WaitGroup
+		for range 4 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				Run(p, func(w *Worker) int {
+					Blocking(func() { time.Sleep(time.Millisecond) })
+					return 0
+				})
+			}()
+		}
+		wg.Wait()
+		started := p.Stats().SparesStarted
+		p.Close()
+		if s := p.Stats(); s.Spares != 0 {
+			t.Fatalf("closed pool reports Stats.Spares = %d (%d started)", s.Spares, started)
+		}
+	}
+}

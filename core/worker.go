@@ -158,6 +158,9 @@ func (w *Worker) loop() {
 		counted = false
 		if p.quit.Load() {
 			w.publish()
+			if w.spare {
+				p.spares.active.Add(-1) // an active spare quits without retiring (Stats.Spares)
+			}
 			quitting = true
 			return
 		}

@@ -68,8 +68,10 @@ func submitAndWait[R any](p *Pool, root func(w *Worker) R) R {
 // Join), so without this a caller that recovers it inside its task would
 // find frames of the nested root left on the worker's deque, and thieves
 // still calling the root's functions after Run had panicked. The value goes
-// on as it was raised, not wrapped: the panic happened on this goroutine,
-// or reached it as a *PanicError from a thief already.
+// on as a *PanicError, as Run promises whoever calls it: wrapped here if
+// the panic happened on this goroutine, as it came if it reached here from
+// a thief, where it was wrapped already (so that the type a caller
+// recovers does not depend on who stole what).
 func runInline[R any](w *Worker, root func(w *Worker) R) R {
 	depth, outer := w.dq.head, w.base
 	w.base = depth
@@ -83,7 +85,7 @@ func runInline[R any](w *Worker, root func(w *Worker) R) R {
 		w.unwind(depth)
 		w.base = outer
 		if v != nil {
-			panic(v)
+			panic(wrapPanic(v))
 		}
 	}()
 	r := root(w)

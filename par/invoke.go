@@ -29,7 +29,9 @@ func InvokeOn(p *core.Pool, fns ...func()) {
 	case 0:
 		return
 	case 1:
-		fns[0]()
+		if pe := invokeOne(fns[0]); pe != nil {
+			panic(pe) // as a *core.PanicError, as with more functions
+		}
 		return
 	}
 	if pe := core.Run(p, func(w *core.Worker) *core.PanicError { return invokeTask(w, fns) }); pe != nil {

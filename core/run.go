@@ -101,7 +101,10 @@ func runInline[R any](w *Worker, root func(w *Worker) R) R {
 // its own lock-free submission queue; the worker takes it the next time it
 // looks for work or reaches a poll point, even if it is parked because
 // GOMAXPROCS shrank. Called from inside a task that already runs on worker
-// id, root runs inline.
+// id, root runs inline; from a task on another worker of p, that worker runs
+// other work (its own inbox included) while it waits, as a Join waits for a
+// thief, so workers that RunOn each other cannot deadlock; from a task of
+// another pool, it waits as Blocking does.
 func (p *Pool) RunOn(id int, root func(w *Worker)) {
 	if p == nil {
 		panic("core: RunOn on a nil *Pool")
@@ -119,22 +122,33 @@ func (p *Pool) RunOn(id int, root func(w *Worker)) {
 		runInline(cur, func(w *Worker) struct{} { root(w); return struct{}{} })
 		return
 	}
-	run := func() {
-		j := getRootJob[struct{}](p)
-		j.fn = func(w *Worker) struct{} { root(w); return struct{}{} }
+	j := getRootJob[struct{}](p)
+	j.fn = func(w *Worker) struct{} { root(w); return struct{}{} }
+	submit := func() {
 		p.enter()
 		j.hdr.submitted = p.now()
 		w := all[id]
 		p.rootsWaiting.Add(1) // before the push: a poll point that sees the root counts it
 		w.inbox.push(&j.hdr)
 		p.wakeWorker(w)
+	}
+	switch {
+	case cur != nil && cur.pool == p:
+		// A task of p on another worker waits by helping, as a Join
+		// waits for a stolen frame, and so keeps serving its own inbox:
+		// parked (with a spare standing in, which takes no inbox), two
+		// workers that RunOn each other would each wait for a root only
+		// the other could run.
+		j.hdr.waiter = cur
+		submit()
+		cur.helpUntil(&j.hdr, -1)
+		j.wait(p)
+	case cur != nil: // a task of another pool: waiting blocks it, and a spare stands in
+		cur.block(func() { submit(); j.wait(p) })
+	default:
+		submit()
 		j.wait(p)
 	}
-	if cur != nil { // a task of p on another worker, or of another pool: waiting blocks it
-		cur.block(run)
-		return
-	}
-	run()
 }
 
 // rootHeader is the untyped part of a submitted root.
@@ -146,11 +160,28 @@ type rootHeader struct {
 	// caller to send on ack once it runs: a worker that took the root at a
 	// poll point waits for that, so that it resumes right after its caller
 	// instead of behind every goroutine queued (see runRoot).
-	handBack  bool
-	ack       chan struct{}
+	handBack bool
+	ack      chan struct{}
+	// waiter is the worker of the pool that waits for the root by helping
+	// (RunOn from a task), or nil for a parked caller. For it the root is a
+	// latch, as a stolen frame is for its owner: state goes from
+	// framePending to frameSleeping when the waiter sleeps (announce), and
+	// to frameDone when the root is complete, with a wake-up if it slept.
+	waiter    *Worker
+	state     atomic.Uint32
 	next      *rootHeader // inbox and injector link
 	submitted int64       // when it was submitted, in ns since the pool started (Pool.now)
 }
+
+// A root waited for by a worker (waiter) is a latch (helpUntil): see
+// rootHeader.waiter; complete moves state to frameDone.
+func (r *rootHeader) probe() bool { return r.state.Load() == frameDone } // pairs with complete's Swap
+
+func (r *rootHeader) announce(*Worker) bool {
+	return r.state.CompareAndSwap(framePending, frameSleeping)
+}
+
+func (r *rootHeader) withdraw(*Worker) { r.state.CompareAndSwap(frameSleeping, framePending) }
 
 // rootJob is a root submitted by Run, recycled through a per-type sync.Pool.
 type rootJob[R any] struct {
@@ -178,6 +209,8 @@ func (j *rootJob[R]) wait(p *Pool) R {
 	res, pe := j.res, j.hdr.panicked
 	j.release()
 	j.hdr.panicked = nil
+	j.hdr.waiter = nil
+	j.hdr.state.Store(framePending)
 	j.home.Put(j)
 	if pe != nil {
 		panic(pe)

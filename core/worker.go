@@ -391,6 +391,14 @@ func (w *Worker) runStolen(h *frameHeader, owner int) {
 // caller's next-to-run slot, resuming as soon as the caller parks or ends.
 func (w *Worker) runRoot(r *rootHeader, busy bool) {
 	w.roots++
+	if r.waiter != nil {
+		// A worker waits by helping: it is woken by complete, and must
+		// not be waited for here (it may be running a long stolen task,
+		// or one that RunOns this worker).
+		w.pool.rootStarted(r)
+		w.runTask(r.job, nil, -1, r)
+		return
+	}
 	if busy {
 		w.rootsBusy++
 		r.handBack = true // before runTask sends on done: the caller reads it after
@@ -447,6 +455,14 @@ func (w *Worker) complete(h *frameHeader, owner int, r *rootHeader, pe *PanicErr
 	w.publish()
 	if r != nil {
 		r.panicked = pe
+		if waiter := r.waiter; waiter != nil {
+			// Before the send: once the waiter has received, it may
+			// recycle r. Its receive follows its probe of state, so done
+			// is sent by then or just after.
+			if r.state.Swap(frameDone) == frameSleeping { // pairs with probe's Load (Dekker with announce)
+				w.pool.wakeWorker(waiter)
+			}
+		}
 		r.done <- struct{}{} // publishes the result; the caller's receive pairs with it
 		w.pool.exit()        // after the send: Close returns only once every caller can have its result
 		return

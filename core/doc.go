@@ -94,9 +94,13 @@
 // workers and follows GOMAXPROCS when it changes, from the next Run on.
 //
 // A root submitted by Run waits for a worker at most until a busy worker
-// reaches a poll point (Poll, Share, a stolen join) after a short bound;
-// it then runs there, on the worker's stack, so a small Run is not stuck
-// behind a big one. DESIGN.md, "Workers in real programs", has the rules.
+// reaches a poll point (Poll, Share, a stolen join, a par block) after a
+// short bound; it then runs there, on the worker's stack, so a small Run is
+// not stuck behind a big one. Code made only of plain Joins has no poll
+// point of its own: the pool's governor asks its workers for one when a
+// root is due, which the scheduler lets it do within about its 10 ms
+// preemption slice; code that must serve roots sooner calls Poll. DESIGN.md,
+// "Workers in real programs", has the rules.
 //
 // Panics in tasks are caught and re-raised in the goroutine that called Run,
 // as a *PanicError carrying the original value and the task's stack.

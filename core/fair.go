@@ -36,6 +36,32 @@ func (p *Pool) rootStarted(r *rootHeader) {
 	}
 }
 
+// nudgeRoots, called by the governor while roots wait, asks the workers
+// that should take one to reach a poll point: a worker with a root in its
+// inbox, and every worker once a root of the injector is overdue. The ask
+// is the flag a thief sets to ask for frames (moveSplit), which the fast
+// path of Join and Spawn already reads on every fork, and whose slow path
+// (shareSlow) attends to roots: code made only of plain Joins (fib) reaches
+// no other poll point at P = 1, and few at P = 2, where no steals happen,
+// and a check of its own on the fork path costs fib 10-15 %. The governor
+// runs when the scheduler gives it a processor, so a root waits for a
+// computation like that about as long as the runtime's preemption slice
+// (10 ms) at worst, rather than until it ends.
+func (p *Pool) nudgeRoots() {
+	overdue := p.rootOverdue()
+	for _, w := range p.roster.Load().all {
+		if (overdue || w.inbox.head.Load() != nil) && !w.dq.moveSplit.Load() {
+			w.dq.moveSplit.Store(true)
+		}
+	}
+}
+
+// rootOverdue reports whether the injector's oldest root has waited
+// rootWaitBound or longer, without taking it.
+func (p *Pool) rootOverdue() bool {
+	return p.inj.n.Load() != 0 && p.now()-p.inj.since.Load() >= int64(rootWaitBound)
+}
+
 // overdueRoot takes the oldest root of the injector if it has waited
 // rootWaitBound or longer, else returns nil. One load while nothing waits.
 func (p *Pool) overdueRoot() *rootHeader {

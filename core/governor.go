@@ -146,6 +146,10 @@ func (g *governor) run() {
 		}
 		g.armed.Store(false)
 		interval = g.tick(interval)
+		if g.p.rootsWaiting.Load() != 0 {
+			g.p.nudgeRoots()
+			interval = govTickMin // look again soon while roots wait
+		}
 	}
 }
 

@@ -104,6 +104,12 @@ func (w *Worker) shareSlow() {
 	w.shares++
 	w.dq.share()
 	w.pool.notifyWork(w)
+	if w.pool.rootsWaiting.Load() != 0 {
+		// A poll point too: the governor asks a worker for its frames
+		// (moveSplit) when a root is due and nobody takes it (nudgeRoots),
+		// so that code made of plain Joins reaches one.
+		w.attend()
+	}
 }
 
 // Invoke runs every function in fns, possibly in parallel, and returns when

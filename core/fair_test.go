@@ -1,0 +1,57 @@
+package core
+
+import (
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// joinOnly is a recursion made of plain Joins, with no other poll point:
+// at P = 1 no steal ever happens in it.
+func joinOnly(w *Worker, n int) int {
+	if n < 2 {
+		return n
+	}
+	x, y := Join(w, joinOnly, n-1, joinOnly, n-2)
+	return x + y
+}
+
+// TestRootNotStuckBehindJoins checks that a root submitted while a
+// computation made only of plain Joins holds every worker runs before that
+// computation ends: the governor asks the busy worker to reach a poll point
+// (nudgeRoots), where it takes the root. The big root recurses until the
+// small one is done, or for at most a guard of 10 s; before the governor
+// asked, the small root waited for the big one to end, which here meant the
+// whole guard.
+func TestRootNotStuckBehindJoins(t *testing.T) {
+	for _, via := range []string{"Run", "RunOn"} {
+		p := New(WithWorkers(1))
+		var small atomic.Bool
+		started := make(chan struct{})
+		bigDone := make(chan bool)
+		go func() {
+			bigDone <- Run(p, func(w *Worker) bool {
+				close(started)
+				for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); {
+					if small.Load() {
+						return true
+					}
+					joinOnly(w, 20)
+				}
+				return false
+			})
+		}()
+		<-started
+		switch via {
+		case "Run":
+			Run(p, func(w *Worker) int { return joinOnly(w, 5) })
+		case "RunOn":
+			p.RunOn(0, func(w *Worker) { joinOnly(w, 5) })
+		}
+		small.Store(true)
+		if !<-bigDone {
+			t.Errorf("%s: a small root waited until the plain-Join computation in front of it had run 10 s", via)
+		}
+		p.Close()
+	}
+}

@@ -27,6 +27,10 @@ func (l *loop[T]) runClaims(pool *core.Pool, k int) (T, bool) {
 	l.k = k
 	l.results = make([]T, k)
 	if a := l.aff; a != nil {
+		if !a.inUse.CompareAndSwap(false, true) {
+			panic("par: an AffinityState used by two loops at once (a nested loop, or loops on two goroutines, need a state each)")
+		}
+		defer a.inUse.Store(false)
 		l.hasRecord = a.prepare(l.n, pool.Workers(), k)
 		l.claimed = a.claimed
 	} else {

@@ -563,3 +563,25 @@ func FuzzFor(f *testing.F) {
 		checkFor(t, lo, lo+int64(n), opt, par.Grain(g), par.WithPool(p))
 	})
 }
+
+// TestAffinityStateInUse checks that a second loop given a state in use,
+// nested in the first, panics with a clear message instead of corrupting
+// the record, and that the state works again afterwards.
+func TestAffinityStateInUse(t *testing.T) {
+	pooltest.Each(t, func(t *testing.T, p *core.Pool) {
+		a := new(par.AffinityState)
+		v := catch(func() {
+			par.For(0, 64, func(int) {
+				par.For(0, 64, func(int) {}, par.Affinity(a), par.WithPool(p))
+			}, par.Affinity(a), par.WithPool(p))
+		})
+		if s := fmt.Sprint(v); !strings.Contains(s, "AffinityState used by two loops at once") {
+			t.Fatalf("nested loops on one AffinityState: panic %v", v)
+		}
+		var n atomic.Int32
+		par.For(0, 1000, func(int) { n.Add(1) }, par.Affinity(a), par.WithPool(p))
+		if n.Load() != 1000 {
+			t.Fatalf("after the refused loop: %d of 1000 iterations", n.Load())
+		}
+	})
+}

@@ -131,8 +131,13 @@ func Affinity(a *AffinityState) Option {
 
 // AffinityState is the record an Affinity loop keeps between calls: which
 // worker ran each chunk. The zero value is ready to use. A state must not be
-// used by two loops at the same time.
+// used by two loops at the same time (nested, or from two goroutines): the
+// second one panics.
 type AffinityState struct {
+	// inUse is set while a loop runs with the state; a second loop finds
+	// it set and panics instead of corrupting the record.
+	inUse atomic.Bool
+
 	n       uint64 // range length the record is for
 	workers int    // worker count the record is for
 	// owner[c] is the worker that ran chunk c in the last call (-1: none).

@@ -50,7 +50,7 @@ func (p *Pool) rootStarted(r *rootHeader) {
 func (p *Pool) nudgeRoots() {
 	overdue := p.rootOverdue()
 	for _, w := range p.roster.Load().all {
-		if (overdue || w.inbox.head.Load() != nil) && !w.dq.moveSplit.Load() {
+		if (overdue || w.inbox.n.Load() != 0) && !w.dq.moveSplit.Load() {
 			w.dq.moveSplit.Store(true)
 		}
 	}

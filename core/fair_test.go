@@ -1,6 +1,7 @@
 package core
 
 import (
+	"runtime"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -54,4 +55,41 @@ func TestRootNotStuckBehindJoins(t *testing.T) {
 		}
 		p.Close()
 	}
+}
+
+// TestRootsNotStuckInPendingInbox sends two RunOn roots to a worker busy
+// with plain Joins before it reaches any poll point: the first one it
+// attends to moves both out of the inbox's shared stack into its private
+// batch, where the governor must still see the second one waiting.
+func TestRootsNotStuckInPendingInbox(t *testing.T) {
+	p := New(WithWorkers(1))
+	var small atomic.Int32
+	started := make(chan struct{})
+	bigDone := make(chan bool)
+	go func() {
+		bigDone <- Run(p, func(w *Worker) bool {
+			close(started)
+			for p.rootsWaiting.Load() < 2 {
+				runtime.Gosched() // not a poll point: both roots get into the inbox first
+			}
+			for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); {
+				if small.Load() == 2 {
+					return true
+				}
+				joinOnly(w, 20)
+			}
+			return false
+		})
+	}()
+	<-started
+	for range 2 {
+		go func() {
+			p.RunOn(0, func(w *Worker) { joinOnly(w, 5) })
+			small.Add(1)
+		}()
+	}
+	if !<-bigDone {
+		t.Fatalf("%d of 2 RunOn roots ran while the plain-Join computation ran 10 s", small.Load())
+	}
+	p.Close()
 }

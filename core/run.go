@@ -332,9 +332,14 @@ func (q *injector) popOlder(olderThan int64) *rootHeader {
 type inbox struct {
 	head    atomic.Pointer[rootHeader] // producers' stack, newest first
 	pending *rootHeader                // owner only: taken batch, oldest first
+	// n counts the roots pushed and not yet taken to run, in head or in
+	// pending: what others (the governor, nudgeRoots) can read, since a
+	// batch in pending is invisible in head.
+	n atomic.Int32
 }
 
 func (b *inbox) push(r *rootHeader) {
+	b.n.Add(1) // before the push: n is never below the roots a reader could find
 	for {
 		old := b.head.Load()
 		r.next = old
@@ -366,5 +371,6 @@ func (b *inbox) take() *rootHeader {
 	r := b.pending
 	b.pending = r.next
 	r.next = nil
+	b.n.Add(-1)
 	return r
 }

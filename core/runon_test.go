@@ -1,6 +1,7 @@
 package core
 
 import (
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -109,5 +110,73 @@ func TestRunOnFromScopeTasks(t *testing.T) {
 	if got := on[0].Load() + on[1].Load() + on[2].Load(); got != n || wrong.Load() != 0 || panics.Load() != n/10 {
 		t.Fatalf("%d roots ran (want %d), %d on a wrong worker or with a wrong panic, %d panics (want %d)",
 			got, n, wrong.Load(), panics.Load(), n/10)
+	}
+}
+
+// TestRunOnChainThroughLimitedWorker runs RunOn(1) -> RunOn(0) -> RunOn(1)
+// while worker 1 is beyond the GOMAXPROCS limit: worker 1, waiting for its
+// RunOn to worker 0, must still take the root sent back to it. A worker
+// beyond the limit waits on its latch without helping, and used to ignore
+// its inbox there.
+func TestRunOnChainThroughLimitedWorker(t *testing.T) {
+	old := runtime.GOMAXPROCS(2)
+	defer runtime.GOMAXPROCS(old)
+	p := New() // follows GOMAXPROCS
+	Run(p, func(w *Worker) int { return 0 })
+	runtime.GOMAXPROCS(1)
+	p.refreshLimit() // worker 1 is beyond the limit now
+	var ran atomic.Int32
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		p.RunOn(1, func(w *Worker) {
+			p.RunOn(0, func(w *Worker) {
+				p.RunOn(1, func(w *Worker) { ran.Add(1) })
+			})
+		})
+	}()
+	select {
+	case <-done:
+		p.Close()
+	case <-time.After(10 * time.Second):
+		t.Fatal("RunOn(1) -> RunOn(0) -> RunOn(1) with worker 1 beyond the limit hangs")
+	}
+	if ran.Load() != 1 {
+		t.Fatalf("the innermost root ran %d times", ran.Load())
+	}
+}
+
+// TestRunOnRootGoexitAtPollPoint runs, again and again, a root that calls
+// runtime.Goexit on a worker busy with plain Joins, where it is taken at a
+// poll point with a hand-back: the caller's acknowledgement must not be
+// left in the recycled job, where the next such caller would block on it.
+func TestRunOnRootGoexitAtPollPoint(t *testing.T) {
+	p := New(WithWorkers(1))
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for range 8 {
+			started := make(chan struct{})
+			bigDone := make(chan any)
+			go func() {
+				bigDone <- catch(func() {
+					p.RunOn(0, func(w *Worker) {
+						close(started)
+						for {
+							joinOnly(w, 15) // plain Joins only; ended by the Goexit below
+						}
+					})
+				})
+			}()
+			<-started
+			catch(func() { p.RunOn(0, func(w *Worker) { runtime.Goexit() }) })
+			<-bigDone
+		}
+	}()
+	select {
+	case <-done:
+		p.Close()
+	case <-time.After(20 * time.Second):
+		t.Fatal("a RunOn of a root that calls Goexit at a poll point never returns")
 	}
 }

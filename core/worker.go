@@ -402,12 +402,16 @@ func (w *Worker) runRoot(r *rootHeader, busy bool) {
 	if busy {
 		w.rootsBusy++
 		r.handBack = true // before runTask sends on done: the caller reads it after
+		// The caller sends ack once it has the result (rootJob.wait): take
+		// it in a deferred call, so that a root that calls runtime.Goexit
+		// (which unwinds this goroutine past everything else here) does not
+		// leave the token in the recycled job, where the next caller's send
+		// would block.
+		defer func() { <-r.ack }()
 	}
 	w.pool.rootStarted(r)
 	w.runTask(r.job, nil, -1, r)
-	if busy {
-		<-r.ack // the caller sends it before the job is recycled (rootJob.wait)
-	} else {
+	if !busy {
 		runtime.Gosched()
 	}
 }
@@ -533,9 +537,16 @@ func (w *Worker) helpUntil(l latch, leap int) {
 
 // waitLatch blocks until l is done, outside the idle list: whoever
 // completes it sees the announcement and wakes w. Spurious tokens (a limit
-// change, a stale one) only make it look again.
+// change, a stale one) only make it look again. Meanwhile it runs the roots
+// of its own inbox, as a parked worker does (parkLimited): only w can run
+// them, and the latch may wait on one (a RunOn to w from a task w waits for
+// with RunOn, through another worker). RunOn wakes w after its push.
 func (w *Worker) waitLatch(l latch) {
 	for !l.probe() {
+		if r := w.inbox.take(); r != nil {
+			w.runRoot(r, false)
+			continue
+		}
 		if !l.announce(w) {
 			return
 		}

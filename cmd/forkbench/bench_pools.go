@@ -43,7 +43,7 @@ func poolsBenchmark(b benchmark) *benchmark {
 func init() {
 	q := func(quick bool, n int) int { return pick(quick, n, n/poolsQuickScale) }
 	register(poolsBenchmark(benchmark{
-		name: "light", order: 100,
+		name: "light", order: 100, kind: kindForkEverywhere, // a task per item of no work
 		about:  "Zorro light test: empty tasks, so time is the cost of submitting and taking a task (contention)",
 		size:   func(quick bool) string { return fmt.Sprintf("%d tasks", q(quick, poolsLightN)) },
 		cutoff: "none: a task per item on every design",

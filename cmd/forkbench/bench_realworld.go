@@ -34,13 +34,13 @@ const (
 func init() {
 	q := func(quick bool, n int) int { return pick(quick, n, n/rwQuick) }
 	register(&benchmark{
-		name: "blocking", suite: suiteRealworld, order: 300,
+		name: "blocking", suite: suiteRealworld, order: 300, kind: kindLatency,
 		about: "par.ForEach whose iterations block 10 ms (a network call) under core.Blocking; baseline: a goroutine per item",
 		size: func(quick bool) string {
 			return fmt.Sprintf("%d items x %v", rwBlockN, pick(quick, rwBlockNap, rwBlockNap/rwQuick))
 		},
-		note: "blocking: P workers alone would take items x wait / P; spares stand in for blocked workers, " +
-			"so gofork overlaps every wait as goroutines do",
+		note: "a run is mostly waiting: the serial program sleeps item after item; P workers alone would take " +
+			"items x wait / P; spares stand in for blocked workers, so gofork overlaps every wait as goroutines do",
 		variants: []string{variantSerial, variantGofork, variantBaseline},
 		baseline: "a goroutine per item",
 		cutoff:   "one item per task on both sides",
@@ -64,16 +64,16 @@ func init() {
 		cutoff:   "one item per task on both sides; window 4 per worker",
 		setup:    func(v string, p int, quick bool) (*job, error) { return setupMapSeq(v, p, q(quick, rwMapN)) },
 	})
-	for _, pct := range []int{50, 99} {
+	for i, pct := range []int{50, 99} {
 		register(&benchmark{
-			name: fmt.Sprintf("server-p%d", pct), suite: suiteRealworld, order: 330 + pct,
+			name: fmt.Sprintf("server-p%d", pct), suite: suiteRealworld, order: 330 + i, kind: kindLatency,
 			about: fmt.Sprintf("p%d latency of 20 k-element sorts submitted every 2 ms beside a 30 M-element sort; "+
 				"baseline (serial row): slices.Sort in goroutines", pct),
 			size: func(quick bool) string {
 				return fmt.Sprintf("big n=%d, small n=%d every %v", q(quick, rwBigN), rwSmallN, rwSmallEvery)
 			},
-			note: fmt.Sprintf("server-p%d: the time column is the small sorts' p%d latency, not a run's time; "+
-				"the serial row is the Go baseline, every sort a slices.Sort in its own goroutine", pct, pct),
+			note: fmt.Sprintf("the time column is the small sorts' p%d latency, not a run's time; "+
+				"the serial row is the Go baseline, every sort a slices.Sort in its own goroutine", pct),
 			variants:        []string{variantSerial, variantGofork},
 			baselineVariant: variantSerial,
 			baseline:        "slices.Sort in goroutines",

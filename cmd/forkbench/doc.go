@@ -7,6 +7,7 @@
 //	go run ./cmd/forkbench -suite all      # every suite
 //	go run ./cmd/forkbench -out results -compare old/results.json
 //	go run ./cmd/forkbench -list           # suites, benchmarks, sizes, baselines, cutoffs
+//	go run ./cmd/forkbench -replot results/results.json -out plots   # plots of a saved run, nothing run
 //
 // Every configuration (benchmark, variant, P) runs in a child process (a
 // re-exec of forkbench with GOMAXPROCS=P), one warm-up and -runs timed runs,
@@ -30,7 +31,15 @@
 //     code with gofork instead of goroutines?
 //   - fork everywhere: a fork at every call and no cutoff, libfork's setting
 //     for the cost of the runtime (T1/Ts); a Go baseline there forks at
-//     every call too. Each such benchmark X has a twin X-cutoff.
+//     every call too. Each such recursive benchmark X has a twin X-cutoff.
+//     The pools suite's light test (a task per item of no work) is of this
+//     kind too.
+//   - latency and waiting: the time is a latency a run measured (the
+//     server-p50 and server-p99 rows, whose serial row is their Go
+//     baseline) or mostly waiting (blocking, whose serial program sleeps
+//     item after item). There is no serial program to speed up, so these
+//     rows show no speedup, are compared with their Go baseline only, and
+//     are left out of the speedup and efficiency plots.
 //
 // A table gives per benchmark and P the median time, the spread of the runs,
 // the speedup Ts/Tp over the serial program, the efficiency speedup/P, the
@@ -41,9 +50,10 @@
 // with a column per variant instead.
 //
 // The verdict block at the end gives, for gofork against the Go baselines
-// and then against the serial programs, per kind of row, the ratio for
-// each benchmark and P, and per P one line with the geometric mean over
-// the benchmarks and the slowest case, e.g.
+// and then against the serial programs, per kind of row (the latency and
+// waiting rows against their Go baselines only), the ratio for each
+// benchmark and P, and per P one line with the geometric mean over the
+// benchmarks and the slowest case, e.g.
 //
 //	at P=2 gofork is 1.31x faster than goroutines+WaitGroup over 3 benchmarks as a user writes them (geometric mean); slowest case: integrate-cutoff 0.97x
 //
@@ -51,11 +61,16 @@
 // description, each benchmark's kind, cutoff and baseline, and the verdict
 // with its ratios and lines, see Results and Verdict), results.csv and SVG
 // plots: speedup.svg, efficiency.svg, rss.svg, and <suite>-<test>.svg for
-// each benchmark with a column per design.
+// each benchmark with a column per design. An -out directory that cannot be
+// written is refused before anything runs. -replot FILE -out DIR draws the
+// plots of a saved results.json again, running nothing. -compare OLD.json
+// compares only configurations of the same problem size, and warns when
+// one run used -quick sizes and the other did not.
 //
 // The first Ctrl-C stops after the current run and still prints and writes
 // what was measured. Exit status: 0 ok, 1 a verification failure (reported
-// loudly) or a crashed child, 2 bad flags, 130 interrupted.
+// loudly) or a crashed child, 2 bad flags (a one-line error; -h prints the
+// usage), 130 interrupted.
 //
 // # Adding a benchmark or a suite
 //
@@ -93,6 +108,8 @@
 // compared with. A recursive benchmark registers two rows: <name> with
 // kind kindForkEverywhere (cutoff "none: ...") and <name>-cutoff, as a
 // user writes it, on the same problem; TestForkEverywhereHasCutoffTwin
-// checks the pair. The tables, the verdict, results.json and the plots
+// checks the pair. A row whose time is a latency (job.measured) or a wait
+// has kind kindLatency. A note is printed after the benchmark's name, so
+// it does not start with it. The tables, the verdict, results.json and the plots
 // pick the new benchmark up from the registry and the results.
 package main

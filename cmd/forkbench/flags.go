@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"runtime"
 	"slices"
 	"strings"
@@ -20,6 +21,7 @@ type options struct {
 	quiet      bool    // -q: no progress line
 	outDir     string  // -out: directory for results.json, results.csv and plots
 	compare    string  // -compare: earlier results.json to compare against
+	replot     string  // -replot: earlier results.json to draw the plots of, into outDir, running nothing
 	baseline   bool    // -baseline: also run the Go baselines
 	regress    float64 // -regress: slowdown ratio flagged as a regression by -compare
 	list       bool    // -list: print the benchmarks and exit
@@ -35,7 +37,8 @@ var errUsage = errors.New("usage")
 var hiddenFlags = map[string]bool{"x-fail": true}
 
 // parseFlags parses and validates args (without the program name). Errors
-// are one line; help output goes to stderr.
+// are one line, returned for the caller to print; only -h prints, the
+// usage text, once, to stderr.
 func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	o := &options{}
 	fs := flag.NewFlagSet("forkbench", flag.ContinueOnError)
@@ -48,11 +51,12 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.BoolVar(&o.quiet, "q", false, "no progress line on stderr")
 	fs.StringVar(&o.outDir, "out", "", "write results.json, results.csv and SVG plots into `dir`")
 	fs.StringVar(&o.compare, "compare", "", "print time ratios against an earlier results.json `file`")
+	fs.StringVar(&o.replot, "replot", "", "run nothing: draw the SVG plots of an earlier results.json `file` into -out")
 	fs.BoolVar(&o.baseline, "baseline", true, "also run the Go baselines (goroutines, gonum, slices.Sort, other pools)")
 	fs.Float64Var(&o.regress, "regress", 1.10, "new/old time ratio above which -compare flags a regression")
 	fs.BoolVar(&o.list, "list", false, "list the benchmarks with their sizes and exit")
 	fs.StringVar(&o.forceFail, "x-fail", "", "testing hook: report a verification failure in this benchmark")
-	fs.Usage = func() { usage(fs, stderr) }
+	fs.Usage = func() {} // Parse calls it on -h and on every bad flag; only -h prints the usage, below
 
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -70,8 +74,11 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	if o.runs < 1 {
 		return nil, fmt.Errorf("%w: -runs %d: need at least 1", errUsage, o.runs)
 	}
-	if o.regress <= 1 {
-		return nil, fmt.Errorf("%w: -regress %g: need a ratio above 1", errUsage, o.regress)
+	if !(o.regress > 1) || math.IsInf(o.regress, 1) { // NaN fails o.regress > 1
+		return nil, fmt.Errorf("%w: -regress %g: need a finite ratio above 1", errUsage, o.regress)
+	}
+	if o.replot != "" && o.outDir == "" {
+		return nil, fmt.Errorf("%w: -replot %s: need -out DIR for the plots", errUsage, o.replot)
 	}
 	if valid := append(suites(), suiteAll); !slices.Contains(valid, o.suite) {
 		return nil, fmt.Errorf("%w: -suite %q: valid: %s", errUsage, o.suite, strings.Join(valid, ", "))

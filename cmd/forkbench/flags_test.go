@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"flag"
+	"os"
 	"strings"
 	"testing"
 )
@@ -35,6 +36,9 @@ func TestParseFlags(t *testing.T) {
 		{args: []string{"-bench", "fib,bogus"}, wantErr: `unknown benchmark "bogus"; valid: fib-cutoff, fib, `},
 		{args: []string{"-suite", "nope"}, wantErr: `-suite "nope": valid: main, `},
 		{args: []string{"-regress", "0.9"}, wantErr: "-regress 0.9"},
+		{args: []string{"-regress", "NaN"}, wantErr: "-regress NaN: need a finite ratio above 1"},
+		{args: []string{"-regress", "+Inf"}, wantErr: "-regress +Inf: need a finite ratio above 1"},
+		{args: []string{"-replot", "old.json"}, wantErr: "-replot old.json: need -out DIR"},
 		{args: []string{"fib"}, wantErr: `unexpected argument "fib"`},
 		{args: []string{"-no-such-flag"}, wantErr: "flag provided but not defined"},
 		{args: []string{"-x-fail", "bogus"}, wantErr: `-x-fail: unknown benchmark "bogus"`},
@@ -64,6 +68,10 @@ func TestUsageErrorsExit2(t *testing.T) {
 		{"-max-workers", "0"},
 		{"-runs", "0"},
 		{"-bench", "nosuch"},
+		{"-runs", "a"},
+		{"-nosuch"},
+		{"-list", "-regress", "NaN"}, // -list: nothing runs should the check fail
+		{"-list", "-regress", "+Inf"},
 	} {
 		var out, errb bytes.Buffer
 		if got := run(args, &out, &errb); got != exitUsage {
@@ -84,6 +92,64 @@ func TestUsageErrorsExit2(t *testing.T) {
 			t.Errorf("unknown-benchmark error does not list %q: %s", name, errb.String())
 		}
 	}
+}
+
+// TestHelpPrintsUsageOnce checks that -h prints the usage text once, to
+// stderr, and exits 0.
+func TestHelpPrintsUsageOnce(t *testing.T) {
+	var out, errb bytes.Buffer
+	if got := run([]string{"-h"}, &out, &errb); got != exitOK {
+		t.Fatalf("-h: exit %d, want %d", got, exitOK)
+	}
+	if n := strings.Count(errb.String(), "usage: forkbench"); n != 1 || out.Len() != 0 {
+		t.Errorf("-h printed the usage %d times to stderr (stdout %q), want once:\n%s", n, out.String(), errb.String())
+	}
+}
+
+// TestUnwritableOutIsUsageError checks that an existing -out directory
+// that cannot be written is refused before any run, with status 2.
+func TestUnwritableOutIsUsageError(t *testing.T) {
+	dir := unwritableDir(t)
+	var out, errb bytes.Buffer
+	if got := run([]string{"-bench", "fib", "-quick", "-runs", "1", "-max-workers", "1", "-out", dir}, &out, &errb); got != exitUsage {
+		t.Fatalf("-out %s: exit %d, want %d\nstderr:\n%s", dir, got, exitUsage, errb.String())
+	}
+	msg := errb.String()
+	if strings.Count(msg, "\n") != 1 || !strings.HasPrefix(msg, "forkbench: -out: cannot write in "+dir) {
+		t.Errorf("stderr = %q, want one line saying -out cannot be written", msg)
+	}
+	if out.Len() != 0 {
+		t.Errorf("something ran: stdout %q", out.String())
+	}
+}
+
+// unwritableDir returns an existing directory this process cannot create
+// files in: a read-only temporary directory, or, for root, whom
+// permissions do not stop, /sys (on Linux); it skips the test otherwise.
+func unwritableDir(t *testing.T) string {
+	t.Helper()
+	writable := func(dir string) bool {
+		f, err := os.CreateTemp(dir, "probe-*")
+		if err != nil {
+			return false
+		}
+		f.Close()
+		os.Remove(f.Name())
+		return true
+	}
+	dir := t.TempDir()
+	if err := os.Chmod(dir, 0o555); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.Chmod(dir, 0o755) })
+	if !writable(dir) {
+		return dir
+	}
+	if st, err := os.Stat("/sys"); err == nil && st.IsDir() && !writable("/sys") {
+		return "/sys"
+	}
+	t.Skip("no directory here is unwritable to this process")
+	return ""
 }
 
 func TestHelpHidesTestHook(t *testing.T) {

@@ -51,11 +51,29 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return exitUsage
 		}
 	}
+	var plotOnly *Results
+	if o.replot != "" {
+		if plotOnly, err = readResults(o.replot); err != nil {
+			fmt.Fprintf(stderr, "forkbench: -replot: %v\n", err)
+			return exitUsage
+		}
+	}
 	if o.outDir != "" {
 		if err := ensureDir(o.outDir); err != nil {
 			fmt.Fprintf(stderr, "forkbench: -out: %v\n", err)
 			return exitUsage
 		}
+	}
+	if plotOnly != nil {
+		files, err := writePlots(o.outDir, plotOnly)
+		if err != nil {
+			fmt.Fprintf(stderr, "forkbench: -replot: %v\n", err)
+			return exitFailure
+		}
+		if !o.quiet {
+			fmt.Fprintf(stderr, "forkbench: wrote %s\n", strings.Join(files, ", "))
+		}
+		return exitOK
 	}
 
 	// First Ctrl-C: finish the current run, then write what was measured.
@@ -163,6 +181,25 @@ func dirtyMark(d bool) string {
 		return "+dirty"
 	}
 	return ""
+}
+
+// ensureDir creates dir if needed and checks that files can be written in
+// it, so that an -out that cannot take the results fails before any run.
+func ensureDir(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(dir, ".forkbench-probe-*")
+	if err != nil {
+		var pe *os.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err // the probe's name says nothing to the user
+		}
+		return fmt.Errorf("cannot write in %s: %w", dir, err)
+	}
+	name := f.Name()
+	f.Close()
+	return os.Remove(name)
 }
 
 // writeOutputs writes results.json, results.csv and the SVG plots into dir.

@@ -18,10 +18,13 @@ import (
 	"gonum.org/v1/plot/vg/vgsvg"
 )
 
-// plotSize is the size of every SVG.
+// Plot layout: the plot area has a fixed size, and the legend takes a
+// column to its right sized from its entries (see layoutFor).
 const (
-	plotWidth  = 6 * vg.Inch
-	plotHeight = 4 * vg.Inch
+	plotWidth      = 4.7 * vg.Inch // the plot area, axes and title included
+	plotHeight     = 4 * vg.Inch   // the least height of the canvas
+	legendFontSize = 8             // points
+	legendMargin   = 6             // points around the legend column
 )
 
 // lineColors is the Tableau 10 palette: ten lines without a repeat.
@@ -38,9 +41,10 @@ type series struct {
 }
 
 // writePlots writes speedup.svg, efficiency.svg and rss.svg for the
-// benchmarks of the standard tables and <suite>-<test>.svg for each
-// benchmark with a column per design (pools-imbalanced.svg); it returns the
-// files written.
+// benchmarks of the standard tables (the speedup and efficiency plots leave
+// out the latency rows, which have no serial program) and
+// <suite>-<test>.svg for each benchmark with a column per design
+// (pools-imbalanced.svg); it returns the files written.
 func writePlots(dir string, r *Results) ([]string, error) { return writePlotsAs(dir, ".svg", r) }
 
 // writePlotsAs is writePlots with the file extension (".svg" or ".png").
@@ -67,7 +71,7 @@ func writePlotsAs(dir, ext string, r *Results) ([]string, error) {
 			for _, p := range r.workers(name, variantGofork) {
 				g := r.find(name, variantGofork, p)
 				maxP = max(maxP, p)
-				if s := r.serialFor(name, p); s != nil && g.MedianNS > 0 {
+				if s := r.serialFor(name, p); s != nil && g.MedianNS > 0 && r.kind(name) != kindLatency {
 					x := ratio(s.MedianNS, g.MedianNS)
 					sp = append(sp, plotter.XY{X: float64(p), Y: x})
 					ef = append(ef, plotter.XY{X: float64(p), Y: x / float64(p)})
@@ -118,8 +122,8 @@ func writePlotsAs(dir, ext string, r *Results) ([]string, error) {
 
 // savePlot draws lines (one per series, with points) against P, plus a
 // dashed reference line when ref is not nil, with the legend to the right
-// of the plot, as SVG (or PNG when file ends in .png). logY puts the y axis on a log2 scale, for speedups that
-// range from well below 1 to well above P.
+// of the plot, as SVG (or PNG when file ends in .png). logY puts the y axis
+// on a log2 scale, for speedups that range from well below 1 to well above P.
 func savePlot(dir, file, title, ylabel string, lines []series, ref plotter.XYs, maxP int, logY bool, files *[]string) error {
 	if !slices.ContainsFunc(lines, func(s series) bool { return len(s.pts) > 0 }) {
 		return nil // nothing measured (an early interrupt): no plot
@@ -139,6 +143,7 @@ func savePlot(dir, file, title, ylabel string, lines []series, ref plotter.XYs, 
 	legend := plot.NewLegend()
 	legend.Top = true
 	legend.Left = true
+	legend.TextStyle.Font.Size = vg.Points(legendFontSize)
 	p.Add(plotter.NewGrid())
 	lo, hi := math.Inf(1), math.Inf(-1)
 	if ref != nil {
@@ -187,14 +192,15 @@ func savePlot(dir, file, title, ylabel string, lines []series, ref plotter.XYs, 
 		p.Y.Min = 0
 	}
 
-	var c vg.CanvasWriterTo = vgsvg.New(plotWidth, plotHeight)
+	lay := layoutFor(&legend)
+	var c vg.CanvasWriterTo = vgsvg.New(lay.width, lay.height)
 	if filepath.Ext(file) == ".png" {
-		c = vgimg.PngCanvas{Canvas: vgimg.New(plotWidth, plotHeight)}
+		c = vgimg.PngCanvas{Canvas: vgimg.New(lay.width, lay.height)}
 	}
 	dc := draw.New(c)
-	legendW := 1.3 * vg.Inch
-	p.Draw(draw.Crop(dc, 0, -legendW, 0, 0))
-	legend.Draw(draw.Crop(dc, plotWidth-legendW+vg.Points(6), 0, 0, -vg.Points(24)))
+	m := vg.Points(legendMargin)
+	p.Draw(draw.Crop(dc, 0, -lay.legendW, 0, 0))
+	legend.Draw(draw.Crop(dc, lay.width-lay.legendW+m, -m, m, -m))
 	path := filepath.Join(dir, file)
 	f, err := os.Create(path)
 	if err != nil {
@@ -211,5 +217,19 @@ func savePlot(dir, file, title, ylabel string, lines []series, ref plotter.XYs, 
 	return nil
 }
 
-// ensureDir creates dir if needed.
-func ensureDir(dir string) error { return os.MkdirAll(dir, 0o755) }
+// plotLayout is the canvas savePlot draws on: the plot in its left
+// width-legendW, the legend in a column of legendW to its right.
+type plotLayout struct {
+	width, height, legendW vg.Length
+}
+
+// layoutFor sizes the canvas for legend l, one entry a line: its column is
+// as wide as the widest entry (thumbnail and text) plus a margin each side,
+// and the canvas is plotHeight tall, or taller when the entries need it.
+func layoutFor(l *plot.Legend) plotLayout {
+	r := l.Rectangle(draw.Canvas{}) // the entries' extent; Draw adds the last one's descent below
+	m := vg.Points(legendMargin)
+	legendW := r.Size().X + 2*m
+	legendH := r.Size().Y + l.TextStyle.FontExtents().Descent + 2*m
+	return plotLayout{width: plotWidth + legendW, height: max(plotHeight, legendH), legendW: legendW}
+}

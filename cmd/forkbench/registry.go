@@ -21,14 +21,24 @@ const (
 	// leaves of ~10-100 µs, or a library call that chooses its own leaves.
 	kindAsWritten = "as-written"
 	// kindForkEverywhere: a fork at every call and no cutoff, libfork's
-	// setting for measuring the runtime's overhead (T1/Ts).
+	// setting for measuring the runtime's overhead (T1/Ts), or a task per
+	// item of no work (the pools suite's light test).
 	kindForkEverywhere = "fork-everywhere"
+	// kindLatency: the time is a latency a run observed (job.measured) or
+	// mostly waiting (iterations that sleep), not CPU work, so there is no
+	// speedup over a serial program: these rows are compared with their Go
+	// baseline only, in a verdict of their own.
+	kindLatency = "latency"
 )
+
+// kinds lists the kinds of row in the order of the tables and the verdict.
+var kinds = []string{kindAsWritten, kindForkEverywhere, kindLatency}
 
 // kindTitle is the heading of a kind's table and verdict.
 var kindTitle = map[string]string{
 	kindAsWritten:      "as a user writes it",
 	kindForkEverywhere: "fork everywhere",
+	kindLatency:        "latency and waiting",
 }
 
 // Variant names. Every benchmark has a serial reference and a gofork variant;
@@ -64,7 +74,8 @@ type benchmark struct {
 	name  string // as given to -bench
 	suite string // the -suite it belongs to: suiteMain, "pools", or a new name
 	order int    // listing order; lower first
-	// kind is kindAsWritten (the default when empty) or kindForkEverywhere.
+	// kind is kindAsWritten (the default when empty), kindForkEverywhere
+	// or kindLatency.
 	kind string
 	// about says in one line what the benchmark measures.
 	about string
@@ -80,8 +91,11 @@ type benchmark struct {
 	// baselineVariant is the variant that is what a Go user writes instead
 	// of gofork, which the table and the verdict compare gofork with:
 	// variantBaseline when variants has it (the default), variantSerial
-	// when the serial program is that baseline (slices.Sort), or one of
-	// several baselines (the pools suite's variantGoroutine). Empty: none.
+	// when the serial program is that baseline (slices.Sort) or, in a
+	// kindLatency row, when the serial variant is no serial program but
+	// the Go baseline itself (the server rows; -baseline=false skips it),
+	// or one of several baselines (the pools suite's variantGoroutine).
+	// Empty: none.
 	baselineVariant string
 	// baseline names the Go baseline in a few words ("goroutines+WaitGroup",
 	// "gonum"); required when there is a baseline.
@@ -118,7 +132,7 @@ func register(b *benchmark) {
 		b.kind = kindAsWritten
 	}
 	if kindTitle[b.kind] == "" {
-		bad("kind %q: want %s or %s", b.kind, kindAsWritten, kindForkEverywhere)
+		bad("kind %q: want one of %s", b.kind, strings.Join(kinds, ", "))
 	}
 	if b.baselineVariant == "" && slices.Contains(b.variants, variantBaseline) {
 		b.baselineVariant = variantBaseline

@@ -30,6 +30,12 @@ func TestBaselinesDeclareCutoff(t *testing.T) {
 	}
 }
 
+// noCutoffTwin lists the benchmarks that fork everywhere by definition and
+// so have no -cutoff twin, with the row that answers the user's question.
+var noCutoffTwin = map[string]string{
+	"light": "computation", // Zorro's light test is empty tasks; computation gives each task work
+}
+
 // TestForkEverywhereHasCutoffTwin checks that every benchmark that forks
 // everywhere has a twin as a user writes it, <name>-cutoff, on the same
 // problem, so the table answers the user's question for it too.
@@ -37,6 +43,12 @@ func TestForkEverywhereHasCutoffTwin(t *testing.T) {
 	n := 0
 	for _, b := range registry {
 		if b.kind != kindForkEverywhere {
+			continue
+		}
+		if other, ok := noCutoffTwin[b.name]; ok {
+			if o := lookup(other); o == nil || o.kind != kindAsWritten || o.suite != b.suite {
+				t.Errorf("%s: %s is not a row as a user writes it in suite %s", b.name, other, b.suite)
+			}
 			continue
 		}
 		n++
@@ -132,5 +144,81 @@ func TestNewSuiteNeedsNoOtherEdit(t *testing.T) {
 	parseFlags([]string{"-h"}, &help)
 	if !strings.Contains(help.String(), "suite zzsuite: zz-new") {
 		t.Errorf("help does not list the new suite:\n%s", help.String())
+	}
+}
+
+// TestRowKinds checks the rows that are not the user's question about CPU
+// work: the rows whose time is a latency or a wait have no serial program
+// to speed up, and the pools suite's empty tasks are a fork per item.
+func TestRowKinds(t *testing.T) {
+	for name, want := range map[string]string{
+		"server-p50": kindLatency,
+		"server-p99": kindLatency,
+		"blocking":   kindLatency,
+		"light":      kindForkEverywhere,
+		"group":      kindAsWritten,
+		"fib-cutoff": kindAsWritten,
+	} {
+		if b := lookup(name); b == nil || b.kind != want {
+			t.Errorf("%s: kind %v, want %s", name, b, want)
+		}
+	}
+}
+
+// TestSuitesAreContiguous checks that the listing order keeps each suite's
+// benchmarks together, so -list, -suite all and the tables read suite by suite.
+func TestSuitesAreContiguous(t *testing.T) {
+	done := map[string]bool{}
+	for i, b := range registry {
+		if i > 0 && registry[i-1].suite != b.suite {
+			if done[b.suite] {
+				t.Errorf("%s (order %d) comes after suite %s, apart from the rest of suite %s", b.name, b.order, registry[i-1].suite, b.suite)
+			}
+			done[registry[i-1].suite] = true
+		}
+	}
+}
+
+// TestNotesNameBenchmarkOnce checks that a note printed under a table
+// ("name: note") does not repeat the benchmark's name.
+func TestNotesNameBenchmarkOnce(t *testing.T) {
+	var names []string
+	for _, b := range registry {
+		if b.note != "" {
+			names = append(names, b.name)
+		}
+	}
+	var out bytes.Buffer
+	writeBenchNotes(&out, &Results{}, names)
+	for _, name := range names {
+		if !strings.Contains(out.String(), "\n"+name+": ") || strings.Contains(out.String(), name+": "+name+":") {
+			t.Errorf("note of %s not printed once under its name:\n%s", name, out.String())
+		}
+	}
+}
+
+// TestPlanWithoutBaselines checks that -baseline=false runs no baseline:
+// not the baseline variants, and not a latency row's serial variant when
+// that is its Go baseline; a serial program that is also a baseline
+// (slices.Sort for sort) still runs, for the speedup.
+func TestPlanWithoutBaselines(t *testing.T) {
+	o := &options{baseline: false}
+	for _, name := range []string{"sort", "server-p50", "blocking", "light"} {
+		o.benchmarks = append(o.benchmarks, lookup(name))
+	}
+	got := map[string]bool{}
+	for _, c := range plan(o, []int{1, 2}) {
+		got[c.b.name+"/"+c.variant] = true
+		if c.variant != variantSerial && c.variant != variantGofork {
+			t.Errorf("-baseline=false plans %s %s P=%d", c.b.name, c.variant, c.p)
+		}
+	}
+	for key, want := range map[string]bool{
+		"sort/serial": true, "server-p50/serial": false, "blocking/serial": true, "light/serial": true,
+		"server-p50/gofork": true,
+	} {
+		if got[key] != want {
+			t.Errorf("-baseline=false: %s planned %v, want %v", key, got[key], want)
+		}
 	}
 }

@@ -105,7 +105,7 @@ func mark(c *Config) string {
 // whose table has a column per design.
 type tableGroup struct {
 	suite   string
-	kind    string // kindAsWritten or kindForkEverywhere; "" for designs
+	kind    string // one of kinds; "" for designs
 	designs bool
 	names   []string
 }
@@ -127,7 +127,7 @@ func (r *Results) designs(name string) bool {
 // groups splits the measured benchmarks into tables: per suite, in the
 // order measured, first the rows as a user writes them (the user's
 // question), then the rows that fork everywhere (the runtime's cost), then
-// the benchmarks with a column per design.
+// the latency and waiting rows, then the benchmarks with a column per design.
 func (r *Results) groups() []tableGroup {
 	var suites []string
 	for _, c := range r.Configs {
@@ -137,7 +137,11 @@ func (r *Results) groups() []tableGroup {
 	}
 	var out []tableGroup
 	for _, suite := range suites {
-		for _, g := range []tableGroup{{suite: suite, kind: kindAsWritten}, {suite: suite, kind: kindForkEverywhere}, {suite: suite, designs: true}} {
+		var gs []tableGroup
+		for _, kind := range kinds {
+			gs = append(gs, tableGroup{suite: suite, kind: kind})
+		}
+		for _, g := range append(gs, tableGroup{suite: suite, designs: true}) {
 			for _, name := range r.benchOrder(suite) {
 				if r.designs(name) == g.designs && (g.designs || r.kind(name) == g.kind) {
 					g.names = append(g.names, name)
@@ -157,6 +161,8 @@ var kindHeading = map[string]string{
 		"so both do the same work (cutoffs below)",
 	kindForkEverywhere: "a fork at every call, no cutoff: libfork's runtime-overhead setting, " +
 		"where T1/Ts is what the forks cost; a Go baseline forks at every call too",
+	kindLatency: "the time is a latency or mostly waiting, not CPU work, so there is no speedup " +
+		"over a serial program; compare gofork with its Go baseline",
 }
 
 // writeTables prints every table, then how to read them.
@@ -225,8 +231,11 @@ func writeTable(w io.Writer, r *Results, g tableGroup) {
 				ts = s.MedianNS
 			}
 			sp := ratio(ts, gc.MedianNS)
+			if g.kind == kindLatency {
+				sp = 0 // printed as "-"
+			}
 			over := "-"
-			if p == 1 && t1 != nil {
+			if p == 1 && t1 != nil && g.kind != kindLatency {
 				over = fmtRatio(ratio(t1.MedianNS, ts), "%.2f")
 			}
 			base, rel := "-", "-"
@@ -338,7 +347,7 @@ func writeCSV(w io.Writer, r *Results) error {
 		"speedup", "efficiency", "peak_rss_bytes", "verified", "error", "runs_ns"})
 	for _, c := range r.Configs {
 		sp, eff := "", ""
-		if s := r.serialFor(c.Bench, c.P); s != nil && c.MedianNS > 0 {
+		if s := r.serialFor(c.Bench, c.P); s != nil && c.MedianNS > 0 && r.kind(c.Bench) != kindLatency {
 			x := ratio(s.MedianNS, c.MedianNS)
 			sp = strconv.FormatFloat(x, 'f', 4, 64)
 			eff = strconv.FormatFloat(x/float64(c.P), 'f', 4, 64)
@@ -365,28 +374,41 @@ type comparison struct {
 	Regression     bool
 }
 
-// compareResults matches configurations present in both files.
-func compareResults(old, cur *Results, threshold float64) []comparison {
-	var out []comparison
+// compareResults matches configurations present in both files. A pair
+// whose problem sizes differ (a -quick run against a full one) is not
+// compared: it is returned in skipped, as "bench/variant P=p (old vs new)".
+func compareResults(old, cur *Results, threshold float64) (cs []comparison, skipped []string) {
 	for _, c := range cur.Configs {
 		o := old.find(c.Bench, c.Variant, c.P)
 		if o == nil || o.MedianNS <= 0 || c.MedianNS <= 0 {
 			continue
 		}
+		if o.Size != c.Size {
+			skipped = append(skipped, fmt.Sprintf("%s/%s P=%d (%s vs %s)", c.Bench, c.Variant, c.P, o.Size, c.Size))
+			continue
+		}
 		x := ratio(c.MedianNS, o.MedianNS)
-		out = append(out, comparison{c.Bench, c.Variant, c.P, o.MedianNS, c.MedianNS, x, x > threshold})
+		cs = append(cs, comparison{c.Bench, c.Variant, c.P, o.MedianNS, c.MedianNS, x, x > threshold})
 	}
-	return out
+	return cs, skipped
 }
 
 // writeCompare prints the ratio table; regressions are marked, in red on a terminal.
 func writeCompare(w io.Writer, old, cur *Results, threshold float64, color bool) int {
-	cs := compareResults(old, cur, threshold)
+	cs, skipped := compareResults(old, cur, threshold)
 	fmt.Fprintf(w, "\ncompare with %s (commit %.12s, %s): new/old median time, > %.2f marked\n",
 		old.Started.Format(time.DateTime), old.Machine.Commit, old.Machine.CPU, threshold)
 	if old.Machine.CPU != cur.Machine.CPU || old.Machine.Cores != cur.Machine.Cores {
 		fmt.Fprintf(w, "warning: different machine (%s, %d cores) than this run (%s, %d cores)\n",
 			old.Machine.CPU, old.Machine.Cores, cur.Machine.CPU, cur.Machine.Cores)
+	}
+	if old.Settings.Quick != cur.Settings.Quick {
+		sizes := map[bool]string{true: "-quick sizes", false: "full sizes"}
+		fmt.Fprintf(w, "warning: the old run used %s, this one %s: only configurations of the same problem size are compared\n",
+			sizes[old.Settings.Quick], sizes[cur.Settings.Quick])
+	}
+	if len(skipped) > 0 {
+		fmt.Fprintf(w, "not compared, the problem size differs: %s\n", strings.Join(skipped, "; "))
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "benchmark\tvariant\tP\told\tnew\tnew/old\t")

@@ -36,7 +36,7 @@ type Results struct {
 type BenchInfo struct {
 	Name     string   `json:"name"`
 	Suite    string   `json:"suite"`
-	Kind     string   `json:"kind"` // kindAsWritten or kindForkEverywhere
+	Kind     string   `json:"kind"` // one of kinds: kindAsWritten, kindForkEverywhere, kindLatency
 	Size     string   `json:"size"`
 	Variants []string `json:"variants"`
 	// BaselineVariant is the variant that is the Go baseline ("" none);

@@ -265,8 +265,8 @@ func TestCompare(t *testing.T) {
 	cur := sampleResults()
 	cur.Configs[0].MedianNS = 150 // serial 1.5x slower: a regression
 	cur.Configs[1].MedianNS = 30  // gofork 2x faster
-	cs := compareResults(old, cur, 1.10)
-	if len(cs) != 2 {
+	cs, skipped := compareResults(old, cur, 1.10)
+	if len(cs) != 2 || len(skipped) != 0 {
 		t.Fatalf("got %d comparisons, want 2", len(cs))
 	}
 	if !cs[0].Regression || cs[0].Ratio != 1.5 || cs[1].Regression || cs[1].Ratio != 0.5 {
@@ -278,6 +278,34 @@ func TestCompare(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), "REGRESSION") || !strings.Contains(out.String(), "faster") || !strings.Contains(out.String(), "geometric mean new/old: 0.866") {
 		t.Errorf("compare table:\n%s", out.String())
+	}
+}
+
+// TestCompareOnlySameSizes checks that -compare leaves out and names a
+// configuration whose problem size differs, and warns when one run used
+// -quick sizes and the other did not.
+func TestCompareOnlySameSizes(t *testing.T) {
+	old := sampleResults()
+	cur := sampleResults()
+	cur.Settings.Quick = false
+	cur.Configs[1].Size = "n=30"
+	cur.Configs[1].MedianNS = 6000 // 100x slower, but on another problem
+	cs, skipped := compareResults(old, cur, 1.10)
+	if len(cs) != 1 || cs[0].Variant != variantSerial || len(skipped) != 1 {
+		t.Fatalf("compared %+v, skipped %q; want the serial pair only", cs, skipped)
+	}
+	var out bytes.Buffer
+	if n := writeCompare(&out, old, cur, 1.10, false); n != 0 {
+		t.Errorf("writeCompare counted %d regressions, want 0:\n%s", n, out.String())
+	}
+	for _, want := range []string{
+		"warning: the old run used -quick sizes, this one full sizes",
+		"not compared, the problem size differs: fib/gofork P=2 (n=25 vs n=30)",
+		"over 1 configurations",
+	} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("compare output lacks %q:\n%s", want, out.String())
+		}
 	}
 }
 

@@ -17,15 +17,17 @@ type plannedConfig struct {
 
 // plan lists the configurations in the order they run: per benchmark the
 // serial reference (once, or per P when it depends on P), then per P the
-// gofork variant and the baselines.
+// gofork variant and the baselines. Without the baselines (-baseline=false)
+// a latency row's serial variant that is only its Go baseline is left out.
 func plan(o *options, ps []int) []plannedConfig {
 	var out []plannedConfig
 	for _, b := range o.benchmarks {
-		if !b.serialPerP {
+		serial := o.baseline || !serialIsOnlyBaseline(b)
+		if serial && !b.serialPerP {
 			out = append(out, plannedConfig{b, variantSerial, 1})
 		}
 		for _, p := range ps {
-			if b.serialPerP {
+			if serial && b.serialPerP {
 				out = append(out, plannedConfig{b, variantSerial, p})
 			}
 			out = append(out, plannedConfig{b, variantGofork, p})
@@ -37,6 +39,12 @@ func plan(o *options, ps []int) []plannedConfig {
 		}
 	}
 	return out
+}
+
+// serialIsOnlyBaseline reports whether b's serial variant is no serial
+// program but its Go baseline (the server rows, whose time is a latency).
+func serialIsOnlyBaseline(b *benchmark) bool {
+	return b.kind == kindLatency && b.baselineVariant == variantSerial
 }
 
 // progressLine draws the live status on stderr: one line rewritten in place

@@ -16,11 +16,15 @@ const (
 
 // Verdict is one line of the verdict block: gofork against the Go baselines
 // or the serial programs, over the benchmarks of one kind of row, at one P.
-// Every ratio is the other program's median time over gofork's, so above 1
-// gofork is faster; a configuration that failed verification is left out.
+// Every ratio is the other program's median over gofork's, so above 1
+// gofork is faster: the median run time, or for a row whose time is a
+// latency (kindLatency), the median of the latency each run measured. A
+// configuration that failed verification is left out. kindLatency rows are
+// compared with their Go baselines only: they have no serial program that
+// does their work on one core.
 type Verdict struct {
 	Against string `json:"against"` // againstBaseline or againstSerial
-	Kind    string `json:"kind"`    // kindAsWritten or kindForkEverywhere
+	Kind    string `json:"kind"`    // kindAsWritten, kindForkEverywhere or kindLatency
 	P       int    `json:"p"`
 	// Ratios holds the ratio of each benchmark counted.
 	Ratios     map[string]float64 `json:"ratios"`
@@ -37,7 +41,8 @@ type Verdict struct {
 
 // verdicts computes the verdict block: against the Go baselines, then
 // against the serial programs; within each, the rows as a user writes them,
-// then those that fork everywhere; within each, P ascending.
+// then those that fork everywhere, then (against the Go baselines only) the
+// latency and waiting rows; within each, P ascending.
 func verdicts(r *Results) []Verdict {
 	var names []string
 	var ps []int
@@ -51,9 +56,12 @@ func verdicts(r *Results) []Verdict {
 	}
 	slices.Sort(ps)
 	ok := func(c *Config) bool { return c != nil && c.Error == "" && c.MedianNS > 0 }
-	var out []Verdict
+	out := []Verdict{} // results.json has "verdict": [] when there is none
 	for _, against := range []string{againstBaseline, againstSerial} {
-		for _, kind := range []string{kindAsWritten, kindForkEverywhere} {
+		for _, kind := range kinds {
+			if against == againstSerial && kind == kindLatency {
+				continue // no serial program to compare with
+			}
 			for _, p := range ps {
 				v := Verdict{Against: against, Kind: kind, P: p, Ratios: map[string]float64{}}
 				var baselines []string
@@ -119,6 +127,7 @@ func verdictLine(v Verdict, baselines []string) string {
 var kindVerdictPhrase = map[string]string{
 	kindAsWritten:      "as a user writes them",
 	kindForkEverywhere: "forking everywhere",
+	kindLatency:        "whose time is a latency or a wait",
 }
 
 // fmtTimes prints a ratio as "1.31x", or "66x" from 10 up.
@@ -135,7 +144,11 @@ func writeVerdict(w io.Writer, r *Results) {
 	if len(r.Verdict) == 0 {
 		return
 	}
-	fmt.Fprintln(w, "verdict: the other program's median time over gofork's (above 1x gofork is faster)")
+	what := "median run time"
+	if slices.ContainsFunc(r.Verdict, func(v Verdict) bool { return v.Kind == kindLatency }) {
+		what = "median run time, or median latency for a row that measures one,"
+	}
+	fmt.Fprintf(w, "verdict: the other program's %s over gofork's (above 1x gofork is faster)\n", what)
 	for i := 0; i < len(r.Verdict); {
 		j := i
 		for j < len(r.Verdict) && r.Verdict[j].Against == r.Verdict[i].Against && r.Verdict[j].Kind == r.Verdict[i].Kind {

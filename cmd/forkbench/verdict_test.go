@@ -2,8 +2,11 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"math"
+	"reflect"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -13,7 +16,7 @@ import (
 // slower, what gofork is compared with, the benchmark count, the kind of
 // rows, the slowest case and its ratio.
 var verdictRE = regexp.MustCompile(`^at P=(\d+) gofork is (\d+(?:\.\d+)?)x (faster|slower) than (.+) over (\d+) benchmarks? ` +
-	`(as a user writes them|forking everywhere) \(geometric mean\); slowest case: (\S+) (\d+(?:\.\d+)?)x$`)
+	`(as a user writes them|forking everywhere|whose time is a latency or a wait) \(geometric mean\); slowest case: (\S+) (\d+(?:\.\d+)?)x$`)
 
 // checkVerdict checks that v's line parses and agrees with its fields, and
 // that its fields agree with its ratios.
@@ -135,5 +138,88 @@ func TestVerdict(t *testing.T) {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("verdict block lacks %q:\n%s", want, out.String())
 		}
+	}
+}
+
+// TestVerdictLatencyRows builds results from the registered rows whose time
+// is a latency or a wait (server-p50, whose serial variant is its Go
+// baseline, and blocking), the pools suite's empty tasks (light) and a row
+// as a user writes it (fib-cutoff), gofork 2x faster than every other
+// program. The verdicts against the serial programs, and the as-written
+// ones, count fib-cutoff only; the latency rows get a verdict of their own
+// against their Go baselines; light counts among the fork-everywhere rows.
+func TestVerdictLatencyRows(t *testing.T) {
+	r := &Results{Schema: resultsSchema}
+	for _, name := range []string{"fib-cutoff", "light", "blocking", "server-p50"} {
+		b := lookup(name)
+		r.Benchmarks = append(r.Benchmarks, benchInfo(b, true))
+		for _, v := range b.variants {
+			for _, p := range []int{1, 2} {
+				if v == variantSerial && p == 2 {
+					continue
+				}
+				ns := int64(200)
+				if v == variantGofork {
+					ns = 100
+				}
+				r.Configs = append(r.Configs, Config{Bench: name, Suite: b.suite, Variant: v, P: p, MedianNS: ns, RunsNS: []int64{ns}, Verified: true})
+			}
+		}
+	}
+	r.Verdict = verdicts(r)
+	got := map[string][]string{}
+	for _, v := range r.Verdict {
+		checkVerdict(t, v)
+		key := v.Against + "/" + v.Kind + "/" + strconv.Itoa(v.P)
+		for name := range v.Ratios {
+			got[key] = append(got[key], name)
+		}
+		slices.Sort(got[key])
+	}
+	want := map[string][]string{}
+	for _, p := range []string{"1", "2"} {
+		want["baseline/as-written/"+p] = []string{"fib-cutoff"}
+		want["baseline/fork-everywhere/"+p] = []string{"light"}
+		want["baseline/latency/"+p] = []string{"blocking", "server-p50"}
+		want["serial/as-written/"+p] = []string{"fib-cutoff"}
+		want["serial/fork-everywhere/"+p] = []string{"light"}
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("verdicts count\n%v\nwant\n%v", got, want)
+	}
+	var out bytes.Buffer
+	writeVerdict(&out, r)
+	for _, line := range []string{
+		"verdict: the other program's median run time, or median latency for a row that measures one, over gofork's (above 1x gofork is faster)",
+		"gofork vs the Go baseline, latency and waiting:",
+		"at P=2 gofork is 2.00x faster than the Go baselines over 2 benchmarks whose time is a latency or a wait (geometric mean); slowest case: ",
+	} {
+		if !strings.Contains(out.String(), line) {
+			t.Errorf("verdict block lacks %q:\n%s", line, out.String())
+		}
+	}
+	if strings.Contains(out.String(), "gofork vs the serial program, latency") {
+		t.Errorf("latency rows compared with a serial program:\n%s", out.String())
+	}
+	// Without latency rows the header speaks of run times only.
+	out.Reset()
+	r.Verdict = slices.DeleteFunc(r.Verdict, func(v Verdict) bool { return v.Kind == kindLatency })
+	writeVerdict(&out, r)
+	if !strings.HasPrefix(out.String(), "verdict: the other program's median run time over gofork's (above 1x gofork is faster)\n") {
+		t.Errorf("verdict header:\n%s", out.String())
+	}
+}
+
+// TestNoVerdictIsEmptyList checks that results.json says "verdict": [],
+// not null, when no verdict can be formed (no gofork run finished).
+func TestNoVerdictIsEmptyList(t *testing.T) {
+	r := &Results{Configs: []Config{{Bench: "fib", Variant: variantSerial, P: 1, MedianNS: 100}}}
+	r.Verdict = verdicts(r)
+	b, err := json.Marshal(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), `"verdict":[]`) {
+		t.Errorf("results.json: %s", b)
 	}
 }

@@ -17,32 +17,41 @@ func joinOnly(w *Worker, n int) int {
 	return x + y
 }
 
+// joinsUntil submits to p a root that runs plain Joins (after wait returns,
+// no poll point of its own) until done reports true, or for at most a
+// guard of 10 s. It returns once the root has started; the channel gets
+// whether done came true before the guard ran out.
+func joinsUntil(p *Pool, wait func(), done func() bool) <-chan bool {
+	started := make(chan struct{})
+	ok := make(chan bool, 1)
+	go func() {
+		ok <- Run(p, func(w *Worker) bool {
+			close(started)
+			wait()
+			for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); {
+				if done() {
+					return true
+				}
+				joinOnly(w, 20)
+			}
+			return false
+		})
+	}()
+	<-started
+	return ok
+}
+
 // TestRootNotStuckBehindJoins checks that a root submitted while a
 // computation made only of plain Joins holds every worker runs before that
 // computation ends: the governor asks the busy worker to reach a poll point
-// (nudgeRoots), where it takes the root. The big root recurses until the
-// small one is done, or for at most a guard of 10 s; before the governor
-// asked, the small root waited for the big one to end, which here meant the
-// whole guard.
+// (nudgeRoots), where it takes the root. Before the governor asked, the
+// small root waited for the big one to end, which here meant the whole
+// guard of joinsUntil.
 func TestRootNotStuckBehindJoins(t *testing.T) {
 	for _, via := range []string{"Run", "RunOn"} {
 		p := New(WithWorkers(1))
 		var small atomic.Bool
-		started := make(chan struct{})
-		bigDone := make(chan bool)
-		go func() {
-			bigDone <- Run(p, func(w *Worker) bool {
-				close(started)
-				for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); {
-					if small.Load() {
-						return true
-					}
-					joinOnly(w, 20)
-				}
-				return false
-			})
-		}()
-		<-started
+		bigDone := joinsUntil(p, func() {}, small.Load)
 		switch via {
 		case "Run":
 			Run(p, func(w *Worker) int { return joinOnly(w, 5) })
@@ -64,24 +73,11 @@ func TestRootNotStuckBehindJoins(t *testing.T) {
 func TestRootsNotStuckInPendingInbox(t *testing.T) {
 	p := New(WithWorkers(1))
 	var small atomic.Int32
-	started := make(chan struct{})
-	bigDone := make(chan bool)
-	go func() {
-		bigDone <- Run(p, func(w *Worker) bool {
-			close(started)
-			for p.rootsWaiting.Load() < 2 {
-				runtime.Gosched() // not a poll point: both roots get into the inbox first
-			}
-			for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); {
-				if small.Load() == 2 {
-					return true
-				}
-				joinOnly(w, 20)
-			}
-			return false
-		})
-	}()
-	<-started
+	bigDone := joinsUntil(p, func() {
+		for p.rootsWaiting.Load() < 2 {
+			runtime.Gosched() // not a poll point: both roots get into the inbox first
+		}
+	}, func() bool { return small.Load() == 2 })
 	for range 2 {
 		go func() {
 			p.RunOn(0, func(w *Worker) { joinOnly(w, 5) })

@@ -2,6 +2,7 @@ package linalg
 
 import (
 	"fmt"
+	"reflect"
 	"unsafe"
 
 	"github.com/gofork/gofork/core"
@@ -148,14 +149,11 @@ type operand struct {
 // RawMatrix method, and transposes of those are read in place; any other
 // matrix is copied.
 func operandOf(name string, x mat.Matrix) (op operand, r, c int) {
-	if x == nil {
+	if isNil(x) {
 		panic("linalg: nil matrix " + name)
 	}
 	switch t := x.(type) {
 	case *mat.Dense:
-		if t == nil {
-			panic("linalg: nil matrix " + name)
-		}
 		if t.IsEmpty() {
 			panic("linalg: empty matrix " + name)
 		}
@@ -182,13 +180,11 @@ func operandOf(name string, x mat.Matrix) (op operand, r, c int) {
 // isNil reports whether x holds a nil pointer of a type that would crash
 // on use.
 func isNil(x mat.Matrix) bool {
-	switch t := x.(type) {
-	case *mat.Dense:
-		return t == nil
-	case *mat.VecDense:
-		return t == nil
+	if x == nil {
+		return true
 	}
-	return x == nil
+	v := reflect.ValueOf(x) // any pointer type: *mat.SymDense, *mat.TriDense, a user's own
+	return v.Kind() == reflect.Pointer && v.IsNil()
 }
 
 func checkGeneral(name string, g blas64.General) {

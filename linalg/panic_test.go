@@ -58,6 +58,9 @@ func TestMulPanics(t *testing.T) {
 		{"nil b", mat.NewDense(2, 4, nil), a23, nil, "nil matrix b"},
 		{"typed nil a", mat.NewDense(2, 4, nil), nilDense, a34, "nil matrix a"},
 		{"typed nil bT", mat.NewDense(2, 4, nil), a23, mat.Transpose{Matrix: nilDense}, "nil matrix b"},
+		{"nil SymDense a", mat.NewDense(2, 4, nil), (*mat.SymDense)(nil), a34, "nil matrix a"},
+		{"nil SymDense aT", mat.NewDense(2, 4, nil), (*mat.SymDense)(nil).T(), a34, "nil matrix a"},
+		{"nil TriDense bT", mat.NewDense(2, 4, nil), a23, mat.Transpose{Matrix: (*mat.TriDense)(nil)}, "nil matrix b"},
 		{"empty a", mat.NewDense(2, 4, nil), &mat.Dense{}, a34, "empty matrix a"},
 	}
 	for _, tc := range cases {

@@ -22,8 +22,8 @@ import "strconv"
 // If f or g panics, the panic reaches the caller of Run as a *PanicError, and
 // Run returns only once every task it forked is done. A recover inside the
 // task, between this Join and Run, sees the original value if the panic
-// happened on this worker and a *PanicError if a thief raised it. A g that panics on a thief is
-// waited for and re-raised here. A panic in f is not caught here (that would
+// happened on this worker and a *PanicError if a thief raised it. A g that
+// panics on a thief is waited for and re-raised here. A panic in f is not caught here (that would
 // cost every fork a defer): it unwinds the caller at once, and a stolen g is
 // waited for where the panic leaves the task, so a function deferred between
 // this Join and the task's end may run while g still runs. Code that must see

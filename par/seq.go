@@ -162,11 +162,10 @@ func (s *stream[E, R]) run(w *core.Worker, _ any) {
 // A pump pulls one item at a time and computes it before it pulls the next.
 // Taking a few at once would pay the lock once for them (measured at P = 2
 // with 5 µs items: 4 % of the throughput with the default window, 13 % with
-// InFlight(32)), but a pump that blocks in the
-// sequence while it holds items pulled before would leave them waiting: a
-// reader that blocks for its next line, or a request/response sequence
-// that waits for fn's answer to the item it yielded, would stall with work
-// in hand.
+// InFlight(32)), but a pump that blocks in the sequence while it holds items
+// pulled before would leave them waiting: a reader that blocks for its next
+// line, or a request/response sequence that waits for fn's answer to the
+// item it yielded, would stall with work in hand.
 func (s *stream[E, R]) pull() (i int64, e E, ok, busy bool) {
 	for try := 0; !s.mu.TryLock(); try++ {
 		if try == 64 {

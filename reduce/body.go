@@ -30,9 +30,9 @@ type Body[I constraints.Integer, B any] interface {
 // holds the result for the whole range. Under Auto and Simple, with one
 // worker, or when nothing is stolen, Split and Join are never called. Static
 // (one chunk a worker) and Affinity (up to eight) cut the range into fixed
-// chunks before any runs, and every chunk after the first gets a body from Split,
-// joined back in range order, whichever worker runs it. An empty range does
-// nothing.
+// chunks before any runs, and every chunk after the first gets a body from
+// Split, joined back in range order, whichever worker runs it. An empty
+// range does nothing.
 func ReduceBody[I constraints.Integer, B Body[I, B]](lo, hi I, body B, opts ...par.Option) {
 	checkOptions(opts)
 	n := count(lo, hi)

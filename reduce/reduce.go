@@ -6,8 +6,6 @@ import (
 	"github.com/gofork/gofork/par"
 )
 
-// count returns the number of iterations in [lo, hi), computed in the
-// unsigned domain so that it cannot overflow, and 0 when hi <= lo.
 // checkOptions panics if an option is nil. Every function of the package
 // calls it before it looks at its input, so that a nil option is refused on
 // an empty or short input too, as package par refuses it, and not only once
@@ -20,6 +18,8 @@ func checkOptions(opts []par.Option) {
 	}
 }
 
+// count returns the number of iterations in [lo, hi), computed in the
+// unsigned domain so that it cannot overflow, and 0 when hi <= lo.
 func count[I constraints.Integer](lo, hi I) uint64 {
 	if hi <= lo {
 		return 0

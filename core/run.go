@@ -117,13 +117,14 @@ func (p *Pool) RunOn(id int, root func(w *Worker)) {
 		panic("core: RunOn(" + strconv.Itoa(id) + "): no regular worker has that ID (the pool has IDs [0, " +
 			strconv.Itoa(len(all)) + "), spares excluded)")
 	}
+	fn := func(w *Worker) struct{} { root(w); return struct{}{} }
 	cur := workerOf(curg())
 	if cur != nil && cur.pool == p && cur.id == id {
-		runInline(cur, func(w *Worker) struct{} { root(w); return struct{}{} })
+		runInline(cur, fn)
 		return
 	}
 	j := getRootJob[struct{}](p)
-	j.fn = func(w *Worker) struct{} { root(w); return struct{}{} }
+	j.fn = fn
 	submit := func() {
 		p.enter()
 		j.hdr.submitted = p.now()

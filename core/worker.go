@@ -391,15 +391,13 @@ func (w *Worker) runStolen(h *frameHeader, owner int) {
 // caller's next-to-run slot, resuming as soon as the caller parks or ends.
 func (w *Worker) runRoot(r *rootHeader, busy bool) {
 	w.roots++
-	if r.waiter != nil {
-		// A worker waits by helping: it is woken by complete, and must
-		// not be waited for here (it may be running a long stolen task,
-		// or one that RunOns this worker).
-		w.pool.rootStarted(r)
-		w.runTask(r.job, nil, -1, r)
-		return
-	}
-	if busy {
+	// A root that a worker waits for by helping (RunOn from a task) gets
+	// neither hand-back nor yield: complete wakes that worker, and it must
+	// not be waited for here (it may be running a long stolen task, or one
+	// that RunOns this worker). Read now: once complete has run, the waiter
+	// may recycle r.
+	helped := r.waiter != nil
+	if busy && !helped {
 		w.rootsBusy++
 		r.handBack = true // before runTask sends on done: the caller reads it after
 		// The caller sends ack once it has the result (rootJob.wait): take
@@ -411,7 +409,7 @@ func (w *Worker) runRoot(r *rootHeader, busy bool) {
 	}
 	w.pool.rootStarted(r)
 	w.runTask(r.job, nil, -1, r)
-	if !busy {
+	if !busy && !helped {
 		runtime.Gosched()
 	}
 }

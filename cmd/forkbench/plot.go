@@ -71,8 +71,7 @@ func writePlotsAs(dir, ext string, r *Results) ([]string, error) {
 			for _, p := range r.workers(name, variantGofork) {
 				g := r.find(name, variantGofork, p)
 				maxP = max(maxP, p)
-				if s := r.serialFor(name, p); s != nil && g.MedianNS > 0 && r.kind(name) != kindLatency {
-					x := ratio(s.MedianNS, g.MedianNS)
+				if x, ok := r.speedup(g); ok {
 					sp = append(sp, plotter.XY{X: float64(p), Y: x})
 					ef = append(ef, plotter.XY{X: float64(p), Y: x / float64(p)})
 				}

@@ -61,6 +61,18 @@ func (r *Results) serialFor(bench string, p int) *Config {
 	return r.find(bench, variantSerial, 1)
 }
 
+// speedup returns Ts/Tp for c, a measured configuration, against its
+// benchmark's serial program, and whether it has one: not when there is no
+// serial run, nor in a latency row, whose serial variant is no serial
+// program (kindLatency). x is 0 when ok is false.
+func (r *Results) speedup(c *Config) (x float64, ok bool) {
+	s := r.serialFor(c.Bench, c.P)
+	if s == nil || c.MedianNS <= 0 || r.kind(c.Bench) == kindLatency {
+		return 0, false
+	}
+	return ratio(s.MedianNS, c.MedianNS), true
+}
+
 // benchOrder lists the benchmarks of suite in the order they were measured.
 func (r *Results) benchOrder(suite string) []string {
 	var names []string
@@ -230,10 +242,7 @@ func writeTable(w io.Writer, r *Results, g tableGroup) {
 			if s != nil {
 				ts = s.MedianNS
 			}
-			sp := ratio(ts, gc.MedianNS)
-			if g.kind == kindLatency {
-				sp = 0 // printed as "-"
-			}
+			sp, _ := r.speedup(gc) // 0, printed as "-", where there is none
 			over := "-"
 			if p == 1 && t1 != nil && g.kind != kindLatency {
 				over = fmtRatio(ratio(t1.MedianNS, ts), "%.2f")
@@ -347,8 +356,7 @@ func writeCSV(w io.Writer, r *Results) error {
 		"speedup", "efficiency", "peak_rss_bytes", "verified", "error", "runs_ns"})
 	for _, c := range r.Configs {
 		sp, eff := "", ""
-		if s := r.serialFor(c.Bench, c.P); s != nil && c.MedianNS > 0 && r.kind(c.Bench) != kindLatency {
-			x := ratio(s.MedianNS, c.MedianNS)
+		if x, ok := r.speedup(&c); ok {
 			sp = strconv.FormatFloat(x, 'f', 4, 64)
 			eff = strconv.FormatFloat(x/float64(c.P), 'f', 4, 64)
 		}

@@ -117,9 +117,6 @@ func InPlace[E any](s []E, p Packer[E], run Runner) int {
 			copy(s[out+starts[b]:], block(b)[:counts[b]])
 		}
 	}
-	clearTail := func(lo, hi int) {
-		clear(s[out+lo*BlockLen : min(out+hi*BlockLen, n)])
-	}
 	for r0 = 0; r0 < n; r0 += round {
 		r1 = min(r0+round, n)
 		nb := Blocks(r1 - r0)
@@ -147,8 +144,34 @@ func InPlace[E any](s []E, p Packer[E], run Runner) int {
 		// and then onto itself.
 		out += kept
 	}
-	run(Blocks(n-out), clearTail)
+	clearRest(s[out:], run, streamBytes)
 	return out
+}
+
+// streamBytes is the size from which the runtime's clear of pointer-free
+// memory streams past the cache (non-temporal stores on amd64): it then
+// writes each line once, where ordinary stores read it first.
+const streamBytes = 32 << 20
+
+// clearRest zeroes tail, in pieces of at least stream bytes (streamBytes)
+// where it is that large: one worker's streaming clear is faster than two
+// workers' ordinary ones, which read every line they write (72 MB on the
+// README's VM: 0.84 ms in one piece or two, 2.1 ms in eight). A smaller tail
+// is cleared by blocks, in parallel.
+func clearRest[E any](tail []E, run Runner, stream int) {
+	size := int(unsafe.Sizeof(*new(E)))
+	if size == 0 || len(tail) == 0 {
+		return
+	}
+	if pieces := len(tail) / max(stream/size, 1); pieces >= 1 {
+		run(pieces, func(lo, hi int) {
+			clear(tail[lo*len(tail)/pieces : hi*len(tail)/pieces])
+		})
+		return
+	}
+	run(Blocks(len(tail)), func(lo, hi int) {
+		clear(tail[lo*BlockLen : min(hi*BlockLen, len(tail))])
+	})
 }
 
 // Func keeps the elements e with Keep(e) == Want, calling Keep once per

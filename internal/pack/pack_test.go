@@ -121,6 +121,28 @@ func TestInPlaceRuns(t *testing.T) {
 	}
 }
 
+// TestClearRest clears tails below, at and above the streaming size, in
+// pieces and by blocks, and checks that every element, and nothing before
+// the tail, was zeroed.
+func TestClearRest(t *testing.T) {
+	const stream = 64 * 8 // 64 int64s
+	for _, n := range []int{0, 1, BlockLen + 1, 63, 64, 65, 2*64 + 7, 5*BlockLen + 3} {
+		for _, workers := range []int{1, 3} {
+			s := make([]int64, n+2)
+			for i := range s {
+				s[i] = int64(i + 1)
+			}
+			clearRest(s[1:n+1], goRunner(workers), stream)
+			if s[0] != 1 || s[n+1] != int64(n+2) {
+				t.Fatalf("n=%d workers=%d: cleared outside the tail", n, workers)
+			}
+			if i := slices.IndexFunc(s[1:n+1], func(v int64) bool { return v != 0 }); i >= 0 {
+				t.Fatalf("n=%d workers=%d: [%d] not zeroed", n, workers, i)
+			}
+		}
+	}
+}
+
 func TestMarkFuncAndGather(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	for _, n := range []int{0, 1, 2, 63, 64, 65, 200} {

@@ -28,7 +28,8 @@
 //
 // An idle worker steals from a victim chosen by machine topology (near
 // workers first, see Topology), takes the oldest frame there (the biggest
-// piece of work), and sleeps when it finds nothing for a while. A worker
+// piece of work), and sleeps when it finds nothing for a while (100 µs by
+// default, about what waking it again costs; see WithSpin). A worker
 // whose frame was stolen does not block: it steals back from the thief
 // (whose frames are all part of the stolen work), then anywhere, and sleeps
 // on the frame's latch only when there is nothing to do.

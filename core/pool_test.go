@@ -191,6 +191,28 @@ func TestIdlePoolSleeps(t *testing.T) {
 	}
 }
 
+// TestSpin: WithSpin sets how long idle workers search before they sleep.
+// With an hour nobody sleeps after the work is done; with 0 everybody does,
+// as with the default; a negative spin is refused.
+func TestSpin(t *testing.T) {
+	long := New(WithWorkers(2), WithSpin(time.Hour))
+	for range 5 {
+		Run(long, func(w *Worker) int { return fib(w, 20) })
+	}
+	time.Sleep(50 * time.Millisecond)
+	if n := long.Stats().Total().Sleeps; n != 0 {
+		t.Errorf("WithSpin(time.Hour): workers went to sleep %d times within 50 ms", n)
+	}
+	long.Close() // spinning workers see Close
+	short := New(WithWorkers(2), WithSpin(0))
+	defer short.Close()
+	Run(short, func(w *Worker) int { return fib(w, 20) })
+	if !waitAllAsleep(short, 10*time.Second) {
+		t.Fatalf("WithSpin(0): workers still awake 10 s after the last Run")
+	}
+	expectPanic(t, "WithSpin(-1ns)", func() { New(WithSpin(-1)) })
+}
+
 func waitAllAsleep(p *Pool, limit time.Duration) bool {
 	deadline := time.Now().Add(limit)
 	for time.Now().Before(deadline) {

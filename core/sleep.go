@@ -10,10 +10,10 @@ import (
 //
 // Protocol (see DESIGN.md, "Sleep and wake"):
 //
-//   - A worker that finds no work after its search rounds decrements
-//     searching, adds itself to idle and increments sleeping, then checks once
-//     more for work (and for its latch, when it waits on a stolen frame) before
-//     it blocks on its wake channel.
+//   - A worker that finds no work after its search rounds and its spin time
+//     (WithSpin) decrements searching, adds itself to idle and increments
+//     sleeping, then checks once more for work (and for its latch, when it
+//     waits on a stolen frame) before it blocks on its wake channel.
 //   - Whoever makes work available (a push that shares frames, a Run that
 //     submits a root) does so first and then reads sleeping and searching: if
 //     someone sleeps and nobody searches, it wakes one sleeper.

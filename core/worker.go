@@ -4,6 +4,7 @@ import (
 	"runtime"
 	"strconv"
 	"sync/atomic"
+	"time"
 )
 
 // A Worker is one of a pool's workers: a goroutine with a work-stealing deque.
@@ -90,10 +91,12 @@ func (w *Worker) publish() {
 	w.stats.rootsBusy.Store(w.rootsBusy)
 }
 
-// searchRounds is how many passes over all victims an idle worker makes before
-// it goes to sleep (Lazy scheduler). Each pass is a few hundred nanoseconds
-// per victim; the worker yields the processor every yieldEvery passes so that
-// goroutines outside the pool (Run callers, the user's own) are not starved.
+// searchRounds is how many passes over all victims an idle worker makes
+// before it may go to sleep (Lazy scheduler; it then keeps searching until
+// the pool's spin time has passed, see WithSpin). Each pass is a few hundred
+// nanoseconds per victim; the worker yields the processor every yieldEvery
+// passes so that goroutines outside the pool (Run callers, the user's own)
+// are not starved.
 const (
 	searchRounds = 64
 	yieldEvery   = 4
@@ -211,6 +214,7 @@ func (w *Worker) search(latch latch, leap int, counted bool) bool {
 	if !counted {
 		p.addSearching(w, 1)
 	}
+	var spinStart time.Time // when the first searchRounds passes were done
 	for round := 0; ; round++ {
 		if latch != nil && latch.probe() {
 			break
@@ -258,7 +262,7 @@ func (w *Worker) search(latch latch, leap int, counted bool) bool {
 		if p.quit.Load() {
 			break
 		}
-		if round >= searchRounds && (p.cfg.scheduler == Lazy || w.spare) {
+		if round >= searchRounds && (w.spare || p.cfg.scheduler == Lazy && spunOut(&spinStart, p.cfg.spin)) {
 			break
 		}
 		if round%yieldEvery == yieldEvery-1 {
@@ -267,6 +271,20 @@ func (w *Worker) search(latch latch, leap int, counted bool) bool {
 	}
 	p.addSearching(w, -1)
 	return false
+}
+
+// spunOut reports whether a search that has made its searchRounds passes
+// has also searched for spin since then. The first call starts the clock, so
+// a search that finds work within its passes reads no time.
+func spunOut(start *time.Time, spin time.Duration) bool {
+	if spin <= 0 {
+		return true
+	}
+	if start.IsZero() {
+		*start = time.Now()
+		return false
+	}
+	return time.Since(*start) >= spin
 }
 
 // found is called when a searching worker has found work: if it was the last

@@ -88,7 +88,13 @@ func (hb *histBody[E]) Accumulate(a, b int) {
 
 // count counts s[a:b] into narrow, which has room for them. The loop is
 // unrolled by four, as the scan kernels are: a call through a func value
-// keeps no register.
+// keeps no register. It is never inlined, as they are not, so that under
+// PGO bucket is inlined into it and it is not inlined into Accumulate
+// (10^7 elements into 2^16 buckets at one worker: 0.74 of the counting
+// loop's speed without PGO or inlined under it, 1.08 with PGO and kept
+// apart).
+//
+//go:noinline
 func (hb *histBody[E]) count(a, b int) {
 	h := hb.h
 	counts := hb.narrow[:h.buckets]

@@ -167,10 +167,19 @@ func (c *scanCtx[E]) write(d, s []E, acc E, has bool) E {
 // The serial kernels below are unrolled by four: op is a call through a
 // func value, and Go keeps no register across a call, so the loop counter
 // would otherwise go through memory once per element.
+//
+// They are never inlined. A program built with profile-guided optimization
+// (go build -pgo) gets the hot op devirtualized and inlined into them, and
+// then a kernel runs at the speed of a plain loop (a 10^8 int64 scan at one
+// worker: 0.36 of the serial loop's speed without PGO, 0.78 with). PGO also
+// inlines hot kernels into their callers, where the kernel's loop lost its
+// registers to the caller's state and gained nothing.
 
 // scanExclusive writes the exclusive scan of s, starting from acc, into d
 // (len(d) >= len(s); d may be s) and returns the combination of acc and all
 // of s.
+//
+//go:noinline
 func scanExclusive[E any](d, s []E, acc E, op func(E, E) E) E {
 	d = d[:len(s)]
 	i := 0
@@ -196,6 +205,8 @@ func scanExclusive[E any](d, s []E, acc E, op func(E, E) E) E {
 
 // scanInclusive writes the inclusive scan of s, continuing from acc, into d
 // (len(d) >= len(s); d may be s) and returns the last value written, or acc.
+//
+//go:noinline
 func scanInclusive[E any](d, s []E, acc E, op func(E, E) E) E {
 	d = d[:len(s)]
 	i := 0
@@ -219,6 +230,8 @@ func scanInclusive[E any](d, s []E, acc E, op func(E, E) E) E {
 }
 
 // foldSlice returns op(...op(s[0], s[1])..., s[len(s)-1]) for a non-empty s.
+//
+//go:noinline
 func foldSlice[E any](s []E, op func(E, E) E) E {
 	acc := s[0]
 	i := 1

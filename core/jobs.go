@@ -78,9 +78,14 @@ const jobFreeMax = 1024
 //	    by ABA.
 //	J2  the jobs are slots [top, bottom) of ring; a thief reads slot t only
 //	    with t < bottom as it loaded it, and claims it by CAS of top from t.
-//	J3  a ring is never written again once replaced by grow: a thief still
-//	    holding it reads the jobs it held, which grow copied, and its CAS
-//	    on top decides whether the one it read is its to run.
+//	J3  a ring is never written again once replaced by grow or trim: a
+//	    thief still holding it reads the jobs it held, which grow copied,
+//	    and its CAS on top decides whether the one it read is its to run.
+//	J4  trim replaces the ring only while the deque is empty (top ==
+//	    bottom, seen by the owner, the only one who pushes), so it copies
+//	    nothing: a thief's CAS from a top it read before the deque emptied
+//	    fails (J1), and one that reads a bottom above top afterwards read
+//	    it after a push, which stored the new ring first.
 //
 // A job costs two atomic stores on the owner's side (push's store of
 // bottom, pop's) where a frame costs none: jobs are for Scope.Go, whose
@@ -105,6 +110,15 @@ func newJobRing(n int) *jobRing {
 
 // jobDequeInitial is a job deque's first capacity; it doubles as needed.
 const jobDequeInitial = 32
+
+// jobRingKeep is the largest ring a job deque keeps once it has emptied.
+// A burst of pending jobs (a Group of 10^6 tasks forked from one task)
+// grows the ring to the burst's size, and its slots go on pointing at the
+// job records taken from them: without the trim, a worker would hold 8 MiB
+// of ring and 48 MiB of records for the rest of the pool's life after one
+// such burst. Growing back costs one copy of each job per doubling, which
+// the burst that needs it amortizes.
+const jobRingKeep = 1024
 
 // push adds j at the bottom. Owner only.
 func (d *jobDeque) push(j *job) {
@@ -152,6 +166,9 @@ func (d *jobDeque) pop() *job {
 	t := d.top.Load()
 	if t > b { // empty: undo
 		d.bottom.Store(b + 1)
+		if len(r.slots) > jobRingKeep {
+			d.ring.Store(newJobRing(jobDequeInitial)) // J4: empty, so nothing to copy
+		}
 		return nil
 	}
 	j := r.slots[b&r.mask].Load()

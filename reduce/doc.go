@@ -55,6 +55,17 @@
 // left. Work: n calls of bucket plus one histogram's worth of additions per
 // steal. Span: O(log n + buckets).
 //
+// # Callbacks and PGO
+//
+// op and bucket are func values, and a call through a func value is not
+// inlined: it costs about a nanosecond, more than a plain loop spends on
+// an element, so on one worker Scan runs at about 0.4 of a hand-written
+// running sum and Histogram at 0.75 of a hand-written counting loop. A
+// program built with profile-guided optimization (go build -pgo, or a
+// default.pgo beside its main package) gets a hot callback that is a named
+// function devirtualized and inlined into the kernels, which then run as
+// fast as the hand-written loops; the README has the figures.
+//
 // A panic in op or bucket reaches the caller (wrapped as the core wraps
 // task panics); dst is then partly written, but nothing else is affected.
 // Bad arguments (lengths, overlap, a bucket out of range) panic with a

@@ -18,6 +18,7 @@ type dequeRig struct {
 	taken  []atomic.Int32
 	stolen atomic.Int64
 	stop   atomic.Bool
+	hold   atomic.Bool // thieves start no steal while it is set
 	wg     sync.WaitGroup
 }
 
@@ -31,6 +32,10 @@ func newDequeRig(n, thieves int) *dequeRig {
 		go func() {
 			defer r.wg.Done()
 			for !r.stop.Load() {
+				if r.hold.Load() {
+					runtime.Gosched()
+					continue
+				}
 				if j, res := r.d.steal(); res == stealSuccess {
 					r.take(j)
 					r.stolen.Add(1)
@@ -100,11 +105,16 @@ func TestJobDequeTrimStress(t *testing.T) {
 		rng := rand.New(rand.NewPCG(7, uint64(thieves)))
 		trims := 0
 		for next := 0; next < n; {
+			// The thieves hold off while the burst is pushed, so that it
+			// grows the ring (under qemu they kept up with the pushes);
+			// one already inside a steal may still take a job.
+			r.hold.Store(true)
 			for burst := 2*jobRingKeep + rng.IntN(6*jobRingKeep); burst > 0 && next < n; burst-- {
 				r.d.push(&r.jobs[next])
 				next++
 			}
 			grown := len(r.d.ring.Load().slots) > jobRingKeep
+			r.hold.Store(false)
 			for {
 				if j := r.d.pop(); j != nil {
 					r.take(j)

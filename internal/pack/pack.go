@@ -148,9 +148,10 @@ func InPlace[E any](s []E, p Packer[E], run Runner) int {
 	return out
 }
 
-// streamBytes is the size from which the runtime's clear of pointer-free
-// memory streams past the cache (non-temporal stores on amd64): it then
-// writes each line once, where ordinary stores read it first.
+// streamBytes is the size from which the runtime's clear streams past the
+// cache (non-temporal stores in memclrNoHeapPointers on amd64, which a clear
+// of memory with pointers also ends in): it then writes each line once,
+// where ordinary stores read it first.
 const streamBytes = 32 << 20
 
 // clearRest zeroes tail, in pieces of at least stream bytes (streamBytes)

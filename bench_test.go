@@ -426,7 +426,7 @@ func BenchmarkScheduler(b *testing.B) {
 		}{
 			{"fib30", func(p *core.Pool) { sink = core.Run(p, func(w *core.Worker) int { return fib(w, 30) }) }},
 			{"nqueens12", func(p *core.Pool) { sink = core.Run(p, func(w *core.Worker) int { return nqueens(w, nqArg{}) }) }},
-			{"utsT1", func(p *core.Pool) { sink = int(uts.Search(uts.T1, uts.WithPool(p)).Nodes) }},
+			{"utsT1", func(p *core.Pool) { sink = int(uts.Search(uts.T1, par.WithPool(p)).Nodes) }},
 		} {
 			b.Run(bench.name+"/"+name+"/p=2", func(b *testing.B) {
 				p := core.New(core.WithWorkers(2), core.WithScheduler(sched))
@@ -844,7 +844,7 @@ func BenchmarkLinalgMul(b *testing.B) {
 				pool := core.New(core.WithWorkers(p))
 				defer pool.Close()
 				for b.Loop() {
-					linalg.Mul(dst, x, y, linalg.WithPool(pool))
+					linalg.Mul(dst, x, y, par.WithPool(pool))
 				}
 				linalgReportGFLOPS(b, s.m, s.k, s.n)
 			})
@@ -882,7 +882,7 @@ func BenchmarkUTS(b *testing.B) {
 			b.Run(fmt.Sprintf("%s/p=%d", c.name, p), func(b *testing.B) {
 				pool := core.New(core.WithWorkers(p))
 				defer pool.Close()
-				utsBenchRun(b, func() uts.Result { return uts.Search(c.tree, uts.WithPool(pool)) })
+				utsBenchRun(b, func() uts.Result { return uts.Search(c.tree, par.WithPool(pool)) })
 			})
 		}
 	}
@@ -1006,12 +1006,12 @@ func sortparBench[E any](b *testing.B, n int, conv func(rng *rand.Rand, v int64)
 	}
 }
 
-// sortparOrderedCases: slices.Sort against sortpar.SortWith at p=1, p=2.
+// sortparOrderedCases: slices.Sort against sortpar.Sort at p=1, p=2.
 func sortparOrderedCases[E cmp.Ordered]() []sortparCase[E] {
 	return []sortparCase[E]{
 		{"serial", func(x []E, _ *core.Pool) { slices.Sort(x) }},
-		{"p=1", func(x []E, p *core.Pool) { sortpar.SortWith(x, sortpar.WithPool(p)) }},
-		{"p=2", func(x []E, p *core.Pool) { sortpar.SortWith(x, sortpar.WithPool(p)) }},
+		{"p=1", func(x []E, p *core.Pool) { sortpar.Sort(x, par.WithPool(p)) }},
+		{"p=2", func(x []E, p *core.Pool) { sortpar.Sort(x, par.WithPool(p)) }},
 	}
 }
 
@@ -1052,8 +1052,8 @@ func sortparRecords(_ *rand.Rand, v int64) sortparRecord { return sortparRecord{
 func BenchmarkSortparStructFunc(b *testing.B) {
 	sortparBench(b, sortparN(10_000_000), sortparRecords, []sortparCase[sortparRecord]{
 		{"serial", func(x []sortparRecord, _ *core.Pool) { slices.SortFunc(x, sortparRecordCmp) }},
-		{"p=1", func(x []sortparRecord, p *core.Pool) { sortpar.SortFuncWith(x, sortparRecordCmp, sortpar.WithPool(p)) }},
-		{"p=2", func(x []sortparRecord, p *core.Pool) { sortpar.SortFuncWith(x, sortparRecordCmp, sortpar.WithPool(p)) }},
+		{"p=1", func(x []sortparRecord, p *core.Pool) { sortpar.SortFunc(x, sortparRecordCmp, par.WithPool(p)) }},
+		{"p=2", func(x []sortparRecord, p *core.Pool) { sortpar.SortFunc(x, sortparRecordCmp, par.WithPool(p)) }},
 	})
 }
 
@@ -1061,10 +1061,10 @@ func BenchmarkSortparStructStableFunc(b *testing.B) {
 	sortparBench(b, sortparN(10_000_000), sortparRecords, []sortparCase[sortparRecord]{
 		{"serial", func(x []sortparRecord, _ *core.Pool) { slices.SortStableFunc(x, sortparRecordCmp) }},
 		{"p=1", func(x []sortparRecord, p *core.Pool) {
-			sortpar.SortStableFuncWith(x, sortparRecordCmp, sortpar.WithPool(p))
+			sortpar.SortStableFunc(x, sortparRecordCmp, par.WithPool(p))
 		}},
 		{"p=2", func(x []sortparRecord, p *core.Pool) {
-			sortpar.SortStableFuncWith(x, sortparRecordCmp, sortpar.WithPool(p))
+			sortpar.SortStableFunc(x, sortparRecordCmp, par.WithPool(p))
 		}},
 	})
 }

@@ -353,8 +353,8 @@ func BenchmarkPrimSortStableByKey(b *testing.B) {
 	}
 	x := make([]sortparRecord, n)
 	reset := func() { copy(x, in) }
-	bykey := func(pool *core.Pool) { sortpar.SortStableByKeyWith(x, primRecordKey, sortpar.WithPool(pool)) }
-	stable := func(pool *core.Pool) { sortpar.SortStableFuncWith(x, sortparRecordCmp, sortpar.WithPool(pool)) }
+	bykey := func(pool *core.Pool) { sortpar.SortStableByKey(x, primRecordKey, par.WithPool(pool)) }
+	stable := func(pool *core.Pool) { sortpar.SortStableFunc(x, sortparRecordCmp, par.WithPool(pool)) }
 	cases := []primCase{
 		{name: "serial", reset: reset, run: func(*core.Pool) { slices.SortStableFunc(x, sortparRecordCmp) }},
 		{name: "sortstablefunc-p=1", p: 1, reset: reset, run: stable},
@@ -458,7 +458,7 @@ func primMergeInput(n int) (a, b, dst []int64) {
 func BenchmarkPrimMerge(b *testing.B) {
 	n := primN(10_000_000)
 	x, y, dst := primMergeInput(n)
-	merge := func(pool *core.Pool) { sortpar.MergeWith(dst, x, y, sortpar.WithPool(pool)) }
+	merge := func(pool *core.Pool) { sortpar.Merge(dst, x, y, par.WithPool(pool)) }
 	primBench(b, "n=2x"+primSize(n / 2)[2:], []primCase{
 		{name: "serial", run: func(*core.Pool) { mergeTwoFinger(dst, x, y) }},
 		{name: "p=1", p: 1, run: merge},
@@ -475,7 +475,7 @@ func BenchmarkPrimMergeFunc(b *testing.B) {
 	n := primN(10_000_000)
 	x, y, dst := primMergeInput(n)
 	cmp := func(p, q int64) int { return cmpInt64(p, q) }
-	merge := func(pool *core.Pool) { sortpar.MergeFuncWith(dst, x, y, cmp, sortpar.WithPool(pool)) }
+	merge := func(pool *core.Pool) { sortpar.MergeFunc(dst, x, y, cmp, par.WithPool(pool)) }
 	primBench(b, "n=2x"+primSize(n / 2)[2:], []primCase{
 		{name: "serial", run: func(*core.Pool) { mergeTwoFingerFunc(dst, x, y, cmp) }},
 		{name: "p=1", p: 1, run: merge},
@@ -512,9 +512,9 @@ func BenchmarkPrimCompact(b *testing.B) {
 	x := make([]int64, n)
 	reset := func() { copy(x, in) }
 	var got int
-	compact := func(pool *core.Pool) { got = len(sortpar.CompactWith(x, sortpar.WithPool(pool))) }
+	compact := func(pool *core.Pool) { got = len(sortpar.Compact(x, par.WithPool(pool))) }
 	eq := func(p, q int64) bool { return p == q }
-	compactFunc := func(pool *core.Pool) { got = len(sortpar.CompactFuncWith(x, eq, sortpar.WithPool(pool))) }
+	compactFunc := func(pool *core.Pool) { got = len(sortpar.CompactFunc(x, eq, par.WithPool(pool))) }
 	primBench(b, primSize(n), []primCase{
 		{name: "serial", reset: reset, run: func(*core.Pool) { got = len(slices.Compact(x)) }},
 		{name: "p=1", p: 1, reset: reset, run: compact},

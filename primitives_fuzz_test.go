@@ -65,10 +65,10 @@ func FuzzPrimitives(f *testing.F) {
 			incl[i] = acc
 		}
 		dst := make([]fuzzAffine, len(fs))
-		if got := reduce.Scan(dst, fs, fuzzAffine{1, 0}, fuzzThen, opts...); got != acc || !slices.Equal(dst, excl) {
+		if got := reduce.Scan(dst, fs, fuzzAffine{1, 0}, fuzzThen, par.WithPool(pool)); got != acc || !slices.Equal(dst, excl) {
 			t.Fatalf("Scan of %d elements differs from the serial loop", len(fs))
 		}
-		reduce.ScanInclusive(fs, fs, fuzzThen, opts...)
+		reduce.ScanInclusive(fs, fs, fuzzThen, par.WithPool(pool))
 		if !slices.Equal(fs, incl) {
 			t.Fatalf("in-place ScanInclusive of %d elements differs from the serial loop", len(fs))
 		}
@@ -96,9 +96,9 @@ func FuzzPrimitives(f *testing.F) {
 		slices.Sort(b)
 		sorted := slices.Concat(a, b)
 		slices.Sort(sorted)
-		sopts := []sortpar.Option{sortpar.WithPool(pool), sortpar.WithCutoff(int(stretch%32) + 2)}
+		sopts := []par.Option{par.WithPool(pool), par.Grain(int(stretch%32) + 2)}
 		merged := make([]int64, len(x))
-		sortpar.MergeWith(merged, a, b, sopts...)
+		sortpar.Merge(merged, a, b, sopts...)
 		if !slices.Equal(merged, sorted) {
 			t.Fatalf("Merge of %d and %d elements is not sorted", len(a), len(b))
 		}
@@ -115,7 +115,7 @@ func FuzzPrimitives(f *testing.F) {
 		wantT := slices.Concat(ta, tb)
 		slices.SortStableFunc(wantT, byK)
 		gotT := make([]tagged, len(wantT))
-		sortpar.MergeFuncWith(gotT, ta, tb, byK, sopts...)
+		sortpar.MergeFunc(gotT, ta, tb, byK, sopts...)
 		if !slices.Equal(gotT, wantT) {
 			t.Fatalf("MergeFunc of %d and %d elements is not the stable merge", len(ta), len(tb))
 		}

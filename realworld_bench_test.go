@@ -127,7 +127,7 @@ func BenchmarkFairness(b *testing.B) {
 		name string
 		sort func(pool *core.Pool, xs []int)
 	}{
-		{"gofork", func(pool *core.Pool, xs []int) { sortpar.SortWith(xs, sortpar.WithPool(pool)) }},
+		{"gofork", func(pool *core.Pool, xs []int) { sortpar.Sort(xs, par.WithPool(pool)) }},
 		{"goroutines", func(_ *core.Pool, xs []int) { slices.Sort(xs) }},
 	} {
 		b.Run(c.name+"/p=2", func(b *testing.B) {

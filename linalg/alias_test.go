@@ -6,8 +6,10 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/gofork/gofork/core"
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/gofork/gofork/core"
+	"github.com/gofork/gofork/par"
 )
 
 func TestMulAlias(t *testing.T) {
@@ -22,31 +24,31 @@ func TestMulAlias(t *testing.T) {
 				{"dst=a", func() (*mat.Dense, mat.Matrix, mat.Matrix) {
 					a, b := randDense(rng, n, n), randDense(rng, n, n)
 					a0 := mat.DenseCopyOf(a)
-					Mul(a, a, b, WithPool(pool))
+					Mul(a, a, b, par.WithPool(pool))
 					return a, a0, b
 				}},
 				{"dst=b", func() (*mat.Dense, mat.Matrix, mat.Matrix) {
 					a, b := randDense(rng, n, n), randDense(rng, n, n)
 					b0 := mat.DenseCopyOf(b)
-					Mul(b, a, b, WithPool(pool))
+					Mul(b, a, b, par.WithPool(pool))
 					return b, a, b0
 				}},
 				{"dst=a=b", func() (*mat.Dense, mat.Matrix, mat.Matrix) {
 					a := randDense(rng, n, n)
 					a0 := mat.DenseCopyOf(a)
-					Mul(a, a, a, WithPool(pool))
+					Mul(a, a, a, par.WithPool(pool))
 					return a, a0, a0
 				}},
 				{"dst=aT", func() (*mat.Dense, mat.Matrix, mat.Matrix) {
 					a, b := randDense(rng, n, n), randDense(rng, n, n)
 					a0 := mat.DenseCopyOf(a)
-					Mul(a, a.T(), b, WithPool(pool))
+					Mul(a, a.T(), b, par.WithPool(pool))
 					return a, a0.T(), b
 				}},
 				{"dst=bT", func() (*mat.Dense, mat.Matrix, mat.Matrix) {
 					a, b := randDense(rng, n, n), randDense(rng, n, n)
 					b0 := mat.DenseCopyOf(b)
-					Mul(b, a, b.T(), WithPool(pool))
+					Mul(b, a, b.T(), par.WithPool(pool))
 					return b, a, b0.T()
 				}},
 				{"dst overlaps a", func() (*mat.Dense, mat.Matrix, mat.Matrix) {
@@ -56,7 +58,7 @@ func TestMulAlias(t *testing.T) {
 					dst := big.Slice(1, n+1, 1, n+1).(*mat.Dense)
 					b := randDense(rng, n, n)
 					a0 := mat.DenseCopyOf(a)
-					Mul(dst, a, b, WithPool(pool))
+					Mul(dst, a, b, par.WithPool(pool))
 					return dst, a0, b
 				}},
 			}
@@ -97,11 +99,11 @@ func TestMulConcurrent(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			opts := []Option{withGrain(1)}
+			cfg := config{pool: core.Default(), kern: bestKernel(), grain: 1}
 			if i%2 == 0 {
-				opts = append(opts, WithPool(pool))
+				cfg.pool = pool
 			}
-			Mul(&j.c, j.a, j.b, opts...)
+			mulAdd(&j.c, 1, j.a, j.b, 0, cfg)
 		}()
 	}
 	wg.Wait()

@@ -8,9 +8,12 @@
 // blas64.General values:
 //
 //	var c mat.Dense
-//	linalg.Mul(&c, a, b)                       // c = a*b, on core.Default()
-//	linalg.Mul(&c, a.T(), b, linalg.WithPool(p)) // transposed views are free
-//	linalg.MulAdd(&c, 2, a, b, 0.5)            // c = 2*a*b + 0.5*c
+//	linalg.Mul(&c, a, b)                      // c = a*b
+//	linalg.Mul(&c, a.T(), b, par.WithPool(p)) // transposed views are free
+//	linalg.MulAdd(&c, 2, a, b, 0.5)           // c = 2*a*b + 0.5*c
+//
+// Each takes one option, par.WithPool; without it a call runs on the pool
+// of the task that makes it, or on core.Default().
 //
 // The contract is gonum's: an empty destination is sized, a destination of
 // the wrong shape or operands whose inner dimensions disagree panic with
@@ -38,7 +41,7 @@
 // # Glossary
 //
 //   - m, n, k: the product is m x k times k x n into m x n.
-//   - leaf: a block small enough to run serially (see leafVolMax).
+//   - leaf: a block small enough to run serially.
 //   - panel: a packed strip of a (mr rows) or b (nr columns), k deep.
 //   - micro-kernel: the innermost routine, an mr x nr block of the destination
 //     updated from one a panel and one b panel.

@@ -6,38 +6,27 @@ import (
 	"unsafe"
 
 	"github.com/gofork/gofork/core"
+	"github.com/gofork/gofork/internal/loop"
+	"github.com/gofork/gofork/par"
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 )
 
-// Option configures Mul. A nil Option panics.
-type Option func(*config)
-
+// config is what one multiply runs with: the pool, the micro-kernel, and
+// the leaf volume (0: chosen from the shape and the pool, see multiply).
+// Tests set the kernel and the grain to reach the pure-Go kernel and every
+// kind of split on small matrices.
 type config struct {
 	pool  *core.Pool
-	kern  kernel // nil: the best kernel for this machine
-	grain int    // 0: chosen from the shape and the pool (see multiply)
+	kern  kernel
+	grain int
 }
 
-// WithPool runs the multiply on p instead of core.Default().
-func WithPool(p *core.Pool) Option {
-	if p == nil {
-		panic("linalg: WithPool(nil)")
-	}
-	return func(c *config) { c.pool = p }
-}
-
-// withKernel forces a micro-kernel; tests use it to run the pure-Go kernel
-// on machines that have the assembly one.
-func withKernel(k kernel) Option {
-	return func(c *config) { c.kern = k }
-}
-
-// withGrain forces the leaf volume; tests use it to drive the recursion
-// (k splits, ragged halves) on small matrices.
-func withGrain(g int) Option {
-	return func(c *config) { c.grain = g }
+// newConfig resolves the options of the entry point call: par.WithPool is
+// the one option of the package.
+func newConfig(call string, opts []par.Option) config {
+	return config{pool: loop.Resolve(call, loop.SetPool, opts).Pool, kern: bestKernel()}
 }
 
 // Mul sets dst to the matrix product a*b, like (*mat.Dense).Mul.
@@ -50,27 +39,26 @@ func withGrain(g int) Option {
 // to a dense matrix. dst may share memory with a or b; the shared operand is
 // then copied before dst is written.
 //
-// The work runs as fork-join tasks on core.Default(), or on the pool named by
-// WithPool.
-func Mul(dst *mat.Dense, a, b mat.Matrix, opts ...Option) {
-	mulAdd(dst, 1, a, b, 0, opts)
+// The work runs as fork-join tasks. Its one option is par.WithPool.
+func Mul(dst *mat.Dense, a, b mat.Matrix, opts ...par.Option) {
+	mulAdd(dst, 1, a, b, 0, newConfig("linalg.Mul", opts))
 }
 
-// MulAdd sets dst to alpha*a*b + beta*dst on core.Default().
+// MulAdd sets dst to alpha*a*b + beta*dst, with Mul's option.
 //
 // The rules for shapes, operand types and aliasing are those of Mul. If dst
 // is empty it is resized and treated as zero (beta is then ignored). When
 // beta is zero the old contents of dst are not read, so NaNs in dst do not
 // propagate, as in BLAS.
-func MulAdd(dst *mat.Dense, alpha float64, a, b mat.Matrix, beta float64) {
-	mulAdd(dst, alpha, a, b, beta, nil)
+func MulAdd(dst *mat.Dense, alpha float64, a, b mat.Matrix, beta float64, opts ...par.Option) {
+	mulAdd(dst, alpha, a, b, beta, newConfig("linalg.MulAdd", opts))
 }
 
-func mulAdd(dst *mat.Dense, alpha float64, a, b mat.Matrix, beta float64, opts []Option) {
+// mulAdd is MulAdd with resolved options.
+func mulAdd(dst *mat.Dense, alpha float64, a, b mat.Matrix, beta float64, cfg config) {
 	if dst == nil {
 		panic("linalg: nil destination matrix")
 	}
-	cfg := newConfig(opts)
 	ao, m, ka := operandOf("a", a)
 	bo, kb, n := operandOf("b", b)
 	if ka != kb {
@@ -101,8 +89,9 @@ func mulAdd(dst *mat.Dense, alpha float64, a, b mat.Matrix, beta float64, opts [
 // c must be m x n, op(a) m x k and op(b) k x n; otherwise Gemm panics with a
 // message naming the shapes, before c is written. c may share memory with a
 // or b; the shared operand is then copied first. When beta is zero c is not
-// read. The work runs on core.Default().
-func Gemm(tA, tB blas.Transpose, alpha float64, a, b blas64.General, beta float64, c blas64.General) {
+// read. It takes Mul's option.
+func Gemm(tA, tB blas.Transpose, alpha float64, a, b blas64.General, beta float64, c blas64.General, opts ...par.Option) {
+	cfg := newConfig("linalg.Gemm", opts)
 	checkGeneral("a", a)
 	checkGeneral("b", b)
 	checkGeneral("c", c)
@@ -117,24 +106,7 @@ func Gemm(tA, tB blas.Transpose, alpha float64, a, b blas64.General, beta float6
 	}
 	ao = ao.isolate(c.Data)
 	bo = bo.isolate(c.Data)
-	multiply(newConfig(nil), m, n, ka, alpha, ao, bo, beta, c.Data, c.Stride)
-}
-
-func newConfig(opts []Option) config {
-	var cfg config
-	for _, o := range opts {
-		if o == nil {
-			panic("linalg: nil Option")
-		}
-		o(&cfg)
-	}
-	if cfg.pool == nil {
-		cfg.pool = core.Default()
-	}
-	if cfg.kern == nil {
-		cfg.kern = bestKernel()
-	}
-	return cfg
+	multiply(cfg, m, n, ka, alpha, ao, bo, beta, c.Data, c.Stride)
 }
 
 // operand is a read-only matrix view: element (i, j) is data[i*stride+j],

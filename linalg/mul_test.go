@@ -134,7 +134,7 @@ func TestMul(t *testing.T) {
 					a := randDense(rng, s.m, s.k)
 					b := randDense(rng, s.k, s.n)
 					var c mat.Dense
-					Mul(&c, a, b, WithPool(p), withKernel(kn.k))
+					mulAdd(&c, 1, a, b, 0, config{pool: p, kern: kn.k})
 					checkProduct(t, &c, 1, a, b, 0, nil)
 				})
 				if testing.Short() && kn.name == "go" {
@@ -146,7 +146,7 @@ func TestMul(t *testing.T) {
 					a := randDense(rng, s.m, s.k)
 					b := randDense(rng, s.k, s.n)
 					var c mat.Dense
-					Mul(&c, a, b, WithPool(p), withKernel(kn.k), withGrain(1))
+					mulAdd(&c, 1, a, b, 0, config{pool: p, kern: kn.k, grain: 1})
 					checkProduct(t, &c, 1, a, b, 0, nil)
 				})
 			}
@@ -194,7 +194,7 @@ func TestMulTransposed(t *testing.T) {
 							a := va.of(s.m, s.k)
 							b := vb.of(s.k, s.n)
 							var c mat.Dense
-							Mul(&c, a, b, WithPool(p), withKernel(kn.k))
+							mulAdd(&c, 1, a, b, 0, config{pool: p, kern: kn.k})
 							checkProduct(t, &c, 1, a, b, 0, nil)
 						})
 					}
@@ -229,7 +229,7 @@ func TestMulAdd(t *testing.T) {
 						c.Set(0, 0, math.NaN())
 						c.Set(s.m-1, s.n-1, math.Inf(1))
 					}
-					mulAdd(c, alpha, a, b, beta, []Option{withKernel(kn.k)})
+					mulAdd(c, alpha, a, b, beta, config{pool: core.Default(), kern: kn.k})
 					checkProduct(t, c, alpha, a, b, beta, c0)
 				})
 				// Tiny leaves: beta must apply to the first k-step of
@@ -241,7 +241,7 @@ func TestMulAdd(t *testing.T) {
 					c0 := mat.DenseCopyOf(c)
 					pool := core.New(core.WithWorkers(2))
 					defer pool.Close()
-					mulAdd(c, alpha, a, b, beta, []Option{withKernel(kn.k), withGrain(1), WithPool(pool)})
+					mulAdd(c, alpha, a, b, beta, config{pool: pool, kern: kn.k, grain: 1})
 					checkProduct(t, c, alpha, a, b, beta, c0)
 				})
 			}

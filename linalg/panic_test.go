@@ -11,6 +11,8 @@ import (
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/gofork/gofork/par"
 )
 
 // panicValue runs f and returns what it panicked with, unwrapping a
@@ -113,22 +115,33 @@ func TestMulPanics(t *testing.T) {
 			t.Fatalf("panic %v", v)
 		}
 	})
-	t.Run("nil pool", func(t *testing.T) {
-		v, ok := panicValue(func() { WithPool(nil) })
-		if !ok || fmt.Sprint(v) != "linalg: WithPool(nil)" {
-			t.Fatalf("panic %v", v)
-		}
-	})
-	t.Run("nil option", func(t *testing.T) {
-		dst := mat.NewDense(2, 4, nil)
-		v, ok := panicValue(func() { Mul(dst, a23, a34, nil) })
-		if !ok || fmt.Sprint(v) != "linalg: nil Option" {
-			t.Fatalf("panic %v", v)
-		}
-		if !mat.Equal(dst, mat.NewDense(2, 4, nil)) {
-			t.Fatal("dst changed before the panic")
-		}
-	})
+	for _, tc := range []struct {
+		name, want string
+		opt        par.Option
+	}{
+		{"nil option", "linalg: nil Option passed to linalg.%s", nil},
+		{"grain", "linalg: option par.Grain does not apply to linalg.%s", par.Grain(4)},
+		{"partitioner", "linalg: option par.Static does not apply to linalg.%s", par.Static()},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dst := mat.NewDense(2, 4, nil)
+			for name, call := range map[string]func(){
+				"Mul":    func() { Mul(dst, a23, a34, tc.opt) },
+				"MulAdd": func() { MulAdd(dst, 1, a23, a34, 1, tc.opt) },
+				"Gemm": func() {
+					Gemm(blas.NoTrans, blas.NoTrans, 1, a23.RawMatrix(), a34.RawMatrix(), 0, dst.RawMatrix(), tc.opt)
+				},
+			} {
+				v, ok := panicValue(call)
+				if want := fmt.Sprintf(tc.want, name); !ok || fmt.Sprint(v) != want {
+					t.Errorf("%s: panic %v, want %q", name, v, want)
+				}
+			}
+			if !mat.Equal(dst, mat.NewDense(2, 4, nil)) {
+				t.Fatal("dst changed before the panic")
+			}
+		})
+	}
 }
 
 func TestGemmPanics(t *testing.T) {

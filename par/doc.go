@@ -3,8 +3,7 @@
 // # Overview
 //
 // For, ForRange, ForEach and Map split an index range into chunks and run the
-// chunks as tasks on the pool (core.Default() unless WithPool names another);
-// Invoke runs a few functions in parallel; Group runs a dynamic set of
+// chunks as tasks on a pool; Invoke runs a few functions in parallel; Group runs a dynamic set of
 // functions with errors; MapSeq and ForEachSeq process a stream. Nothing
 // here starts goroutines of its own, and a loop called from inside a task of the same pool (a nested
 // loop, a loop inside a parallel sort) runs on the current worker: it never
@@ -14,6 +13,18 @@
 //
 // ForRange hands out whole subranges and is the cheapest form for fine
 // loops: the body's serial inner loop is compiled like any other loop.
+//
+// # Options
+//
+// Option is the one option type of gofork: par, reduce, sortpar, linalg and
+// uts all take ...par.Option. WithPool names the pool; without it a call
+// made from inside a task runs on that task's pool (on its current worker),
+// and any other call on core.Default(). Grain, the partitioners and InFlight
+// tune loops and streams. Each function's doc lists the options it takes;
+// one it does not take makes it panic, naming the option and the function.
+//
+//	par.For(0, n, body, par.WithPool(p), par.Grain(256))
+//	sortpar.Sort(xs, par.WithPool(p))
 //
 // # Partitioners
 //
@@ -28,7 +39,7 @@
 //     sweeps over the same data hit warm caches.
 //
 // Static and Affinity place chunks without help from the core: each of their
-// tasks picks its chunk by the ID of the worker it runs on (see claim.go). A
+// tasks picks its chunk by the ID of the worker it runs on. A
 // worker that never takes part in a call (it was busy or asleep) gets nothing
 // in that call. core's Pool.RunOn parks its caller until the root is done, so
 // it cannot place chunks from inside a task; a fork that only a named worker
@@ -88,8 +99,6 @@
 // return. Pumping workers poll between items, so other roots submitted to
 // the pool get in during a long stream.
 //
-// Split is the low-level engine the loops and package reduce are built on.
-//
 // # Slice primitives
 //
 // Filter, DeleteFunc, IndexFunc, ContainsFunc and Shuffle mirror their
@@ -131,6 +140,6 @@
 // worker runs at about a quarter of slices.IndexFunc's speed (whose
 // callback is inlined at the call site). A program built with
 // profile-guided optimization (go build -pgo) gets a hot callback that is a
-// named function devirtualized and inlined into gofork's loops; see the
-// README's PGO table.
+// named function devirtualized and inlined into gofork's loops (the
+// benchmarks document measures it).
 package par

@@ -70,14 +70,3 @@ func ExampleAffinity() {
 	fmt.Println(sweeps.Load(), data[0], data[len(data)-1])
 	// Output: 3 3 3
 }
-
-func ExampleSplit() {
-	// Split is the engine under For and package reduce: a leaf folds a
-	// range of offsets, Join merges neighbours in order.
-	n := par.Split(1000, 0, par.Ops[int]{
-		Leaf: func(a, b uint64, acc int) int { return acc + int(b-a) },
-		Join: func(x, y int) int { return x + y },
-	})
-	fmt.Println(n)
-	// Output: 1000
-}

@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/gofork/gofork/core"
+	"github.com/gofork/gofork/internal/loop"
 	"github.com/gofork/gofork/internal/pack"
 )
 
@@ -19,16 +20,17 @@ const filterSerialMax = 1 << 13
 // It runs in two phases over blocks of s: each block marks its kept
 // elements in a bit mask and counts them; the counts are summed in order,
 // which gives every block its place in the result; then each block copies
-// its kept elements there. Partitioner options apply to the blocks, a Grain
-// or Simple size rounded up to whole blocks of 1024 elements.
+// its kept elements there. It takes For's options: the partitioner applies
+// to the blocks, a Grain or Simple size rounded up to whole blocks of 1024
+// elements.
 func Filter[S ~[]E, E any](s S, keep func(E) bool, opts ...Option) S {
 	if keep == nil {
 		panic("par: Filter with a nil keep")
 	}
-	c := resolve(opts)
+	c := resolve("par.Filter", loop.Loops, opts)
 	n := len(s)
 	words := make([]uint64, pack.Words(n))
-	if n <= filterSerialMax || c.pool.Workers() == 1 {
+	if n <= filterSerialMax || c.Pool.Workers() == 1 {
 		k := pack.MarkFunc(s, words, keep)
 		if k == 0 {
 			return nil
@@ -78,13 +80,13 @@ func Filter[S ~[]E, E any](s S, keep func(E) bool, opts ...Option) S {
 // packs its kept elements to its own front, in parallel, then they are
 // copied to their final place (in parallel once that place lies before the
 // round). If del panics, the panic reaches the caller and s holds a mix of
-// its old elements and of moved ones.
+// its old elements and of moved ones. It takes Filter's options.
 func DeleteFunc[S ~[]E, E any](s S, del func(E) bool, opts ...Option) S {
 	if del == nil {
 		panic("par: DeleteFunc with a nil del")
 	}
-	c := resolve(opts)
-	if len(s) <= filterSerialMax || c.pool.Workers() == 1 {
+	c := resolve("par.DeleteFunc", loop.Loops, opts)
+	if len(s) <= filterSerialMax || c.Pool.Workers() == 1 {
 		return slices.DeleteFunc(s, del)
 	}
 	var k int
@@ -97,18 +99,18 @@ func DeleteFunc[S ~[]E, E any](s S, del func(E) bool, opts ...Option) S {
 // blockRunner returns a pack.Runner that runs its loops, over blocks of
 // pack.BlockLen elements, on c's pool with c's partitioner; a Grain or Simple
 // size in elements becomes the number of blocks that covers it.
-func blockRunner(c config) pack.Runner {
-	c.grain = (c.grain + pack.BlockLen - 1) / pack.BlockLen
-	c.simple = (c.simple + pack.BlockLen - 1) / pack.BlockLen
+func blockRunner(c loop.Config) pack.Runner {
+	c.Grain = (c.Grain + pack.BlockLen - 1) / pack.BlockLen
+	c.Simple = (c.Simple + pack.BlockLen - 1) / pack.BlockLen
 	return func(n int, body func(lo, hi int)) {
 		if n > 0 {
-			run(uint64(n), none{}, Ops[none]{Leaf: rangeLeaf(0, body)}, c, nil)
+			loop.Split(uint64(n), none{}, loop.Ops[none]{Leaf: rangeLeaf(0, body)}, c, nil)
 		}
 	}
 }
 
 // onPool runs f as one task on c's pool, so that the loops f runs start on
 // a worker (see core.Run) instead of each waking the pool from outside.
-func onPool(c config, f func()) {
-	core.Run(c.pool, func(*core.Worker) struct{} { f(); return struct{}{} })
+func onPool(c loop.Config, f func()) {
+	core.Run(c.Pool, func(*core.Worker) struct{} { f(); return struct{}{} })
 }

@@ -3,6 +3,7 @@ package par
 import (
 	"context"
 
+	"github.com/gofork/gofork/internal/loop"
 	"golang.org/x/exp/constraints"
 )
 
@@ -40,22 +41,21 @@ func indexLeaf[I constraints.Integer](lo I, body func(i I)) func(a, b uint64, _ 
 	}
 }
 
-// For calls body(i) for every i in [lo, hi), in parallel, on the pool and
-// with the partitioner named by opts (core.Default() and Auto by default). It
-// returns when every call has returned. Each index is passed exactly once; the
-// order is unspecified. An empty range (hi <= lo) does nothing.
+// For calls body(i) for every i in [lo, hi), in parallel, and returns when
+// every call has returned. Each index is passed exactly once; the order is
+// unspecified. An empty range (hi <= lo) does nothing. It takes the options
+// WithPool, Grain and a partitioner (Auto, the default, Static, Simple or
+// Affinity).
 //
-// Called from inside a task of the same pool (a nested loop, a loop inside a
-// sort), it runs on the current worker; a nested loop should therefore name
-// the same pool as the loop around it (with no WithPool both use
-// core.Default()), since a loop on another pool parks the calling worker
-// until it is done. A panic in body stops the loop from
-// starting new chunks and reaches the caller of For once the running chunks
-// have finished.
+// Called from inside a task (a nested loop, a loop inside a sort), it runs
+// on the current worker of that task's pool unless WithPool names another; a
+// loop on another pool parks the calling worker until it is done. A panic in
+// body stops the loop from starting new chunks and reaches the caller of For
+// once the running chunks have finished.
 func For[I constraints.Integer](lo, hi I, body func(i I), opts ...Option) {
-	checkOptions(opts)
+	c := resolve("par.For", loop.Loops, opts)
 	if n := count(lo, hi); n != 0 {
-		run(n, none{}, Ops[none]{Leaf: indexLeaf(lo, body)}, resolve(opts), nil)
+		loop.Split(n, none{}, loop.Ops[none]{Leaf: indexLeaf(lo, body)}, c, nil)
 	}
 }
 
@@ -63,59 +63,64 @@ func For[I constraints.Integer](lo, hi I, body func(i I), opts ...Option) {
 // subranges that together cover [lo, hi) exactly once. A serial loop inside
 // body is the cheapest way to run a fine-grained loop in parallel.
 func ForRange[I constraints.Integer](lo, hi I, body func(lo, hi I), opts ...Option) {
-	checkOptions(opts)
+	forRange("par.ForRange", lo, hi, body, opts)
+}
+
+// forRange is ForRange for the entry point call.
+func forRange[I constraints.Integer](call string, lo, hi I, body func(lo, hi I), opts []Option) {
+	c := resolve(call, loop.Loops, opts)
 	if n := count(lo, hi); n != 0 {
-		run(n, none{}, Ops[none]{Leaf: rangeLeaf(lo, body)}, resolve(opts), nil)
+		loop.Split(n, none{}, loop.Ops[none]{Leaf: rangeLeaf(lo, body)}, c, nil)
 	}
 }
 
 // ForCtx is For with a context: once ctx is done no new chunk starts (chunks
 // already running finish), and ForCtx returns ctx.Err(). It returns nil when
 // every index was visited, and ctx.Err() without calling body if ctx is done
-// on entry.
+// on entry. It takes For's options.
 func ForCtx[I constraints.Integer](ctx context.Context, lo, hi I, body func(i I), opts ...Option) error {
-	return runCtx(ctx, count(lo, hi), indexLeaf(lo, body), opts)
+	return runCtx("par.ForCtx", ctx, count(lo, hi), indexLeaf(lo, body), opts)
 }
 
 // ForRangeCtx is ForRange with a context, with ForCtx's rules.
 func ForRangeCtx[I constraints.Integer](ctx context.Context, lo, hi I, body func(lo, hi I), opts ...Option) error {
-	return runCtx(ctx, count(lo, hi), rangeLeaf(lo, body), opts)
+	return runCtx("par.ForRangeCtx", ctx, count(lo, hi), rangeLeaf(lo, body), opts)
 }
 
 // runCtx runs a loop with no result that stops handing out chunks once ctx
 // is done.
-func runCtx(ctx context.Context, n uint64, leaf func(a, b uint64, _ none) none, opts []Option) error {
-	checkOptions(opts)
+func runCtx(call string, ctx context.Context, n uint64, leaf func(a, b uint64, _ none) none, opts []Option) error {
+	c := resolve(call, loop.Loops, opts)
 	if err := ctx.Err(); err != nil {
 		return err
 	}
 	if n == 0 {
 		return nil
 	}
-	if _, cancelled := run(n, none{}, Ops[none]{Leaf: leaf}, resolve(opts), ctx.Done()); cancelled {
+	if _, cancelled := loop.Split(n, none{}, loop.Ops[none]{Leaf: leaf}, c, ctx.Done()); cancelled {
 		return ctx.Err()
 	}
 	return nil
 }
 
 // ForEach calls body(i, &s[i]) for every index of s, in parallel, with For's
-// rules; body may modify the element through the pointer.
+// rules and options; body may modify the element through the pointer.
 func ForEach[S ~[]E, E any](s S, body func(i int, e *E), opts ...Option) {
-	ForRange(0, len(s), func(lo, hi int) {
+	forRange("par.ForEach", 0, len(s), func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			body(i, &s[i])
 		}
-	}, opts...)
+	}, opts)
 }
 
 // Map returns a new slice with fn(s[i]) at index i, computed in parallel with
-// For's rules.
+// For's rules and options.
 func Map[S ~[]E, E, R any](s S, fn func(E) R, opts ...Option) []R {
 	out := make([]R, len(s))
-	ForRange(0, len(s), func(lo, hi int) {
+	forRange("par.Map", 0, len(s), func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			out[i] = fn(s[i])
 		}
-	}, opts...)
+	}, opts)
 	return out
 }

@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/gofork/gofork/core"
+	"github.com/gofork/gofork/internal/loop"
 )
 
 // A Group is a collection of tasks working on subtasks of a common job, in
@@ -16,7 +17,8 @@ import (
 // to the pool. Wait from inside a task runs the group's functions (and any
 // other work) instead of blocking its worker; from outside it parks.
 //
-// The zero Group is valid, runs on core.Default() and does not cancel on
+// The zero Group is valid, runs where NewGroup() would (on the pool of the
+// task that first calls Go, or core.Default()) and does not cancel on
 // error. A Group must not be copied after first use. A panic in a function
 // does not crash the program: it is caught, the group's other functions
 // run to the end, and Wait panics with it as a *core.PanicError (the
@@ -37,20 +39,19 @@ type Group struct {
 // its functions panicked; Wait panics rather than returning it.
 var errPanicked = errors.New("par: a function of the group panicked")
 
-// NewGroup returns a Group that runs on the pool named by WithPool
-// (core.Default() without it). Options other than WithPool are ignored.
+// NewGroup returns a Group that runs on the pool named by WithPool, its only
+// option; without it, on the pool of the task that calls NewGroup, or
+// core.Default() outside any task.
 func NewGroup(opts ...Option) *Group {
-	g := &Group{}
-	g.pool = resolve(opts).pool
-	return g
+	return &Group{pool: resolve("par.NewGroup", loop.SetPool, opts).Pool}
 }
 
 // WithContext returns a new Group and a context derived from ctx, cancelled
 // the first time a function passed to Go returns a non-nil error or
-// panics, or the first time Wait returns, whichever occurs first. Options
-// are those of NewGroup.
+// panics, or the first time Wait returns, whichever occurs first. Its
+// option is NewGroup's.
 func WithContext(ctx context.Context, opts ...Option) (*Group, context.Context) {
-	g := NewGroup(opts...)
+	g := &Group{pool: resolve("par.WithContext", loop.SetPool, opts).Pool}
 	ctx, g.cancel = context.WithCancelCause(ctx)
 	return g, ctx
 }
@@ -58,7 +59,9 @@ func WithContext(ctx context.Context, opts ...Option) (*Group, context.Context) 
 func (g *Group) init() {
 	g.once.Do(func() {
 		if g.pool == nil {
-			g.pool = core.Default()
+			if g.pool = core.CurrentPool(); g.pool == nil {
+				g.pool = core.Default()
+			}
 		}
 		g.task = g.run
 	})

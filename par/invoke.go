@@ -7,19 +7,15 @@ import (
 	"github.com/gofork/gofork/core"
 )
 
-// Invoke calls every function in fns, in parallel on core.Default(), and
-// returns when all have returned. Called from inside a task of the default
-// pool, it runs on the current worker. A panic in one function does not stop
-// the others: each of them runs, and once all have returned Invoke panics
-// with the panic of the first function (in the order of fns) that panicked,
-// as a *core.PanicError. It panics, before calling any, if a function is
-// nil. InvokeOn names another pool.
+// Invoke calls every function in fns, in parallel, and returns when all
+// have returned. Called from inside a task, it runs on that task's pool, on
+// the current worker; from outside any task, on core.Default() (to run it on
+// another pool p, call it from a root of p: p.Run or core.Run). A panic in
+// one function does not stop the others: each of them runs, and once all
+// have returned Invoke panics with the panic of the first function (in the
+// order of fns) that panicked, as a *core.PanicError. It panics, before
+// calling any, if a function is nil.
 func Invoke(fns ...func()) {
-	InvokeOn(core.Default(), fns...)
-}
-
-// InvokeOn is Invoke on the pool p.
-func InvokeOn(p *core.Pool, fns ...func()) {
 	for i, f := range fns {
 		if f == nil {
 			panic("par: Invoke with a nil function at index " + strconv.Itoa(i))
@@ -33,6 +29,10 @@ func InvokeOn(p *core.Pool, fns ...func()) {
 			panic(pe) // as a *core.PanicError, as with more functions
 		}
 		return
+	}
+	p := core.CurrentPool()
+	if p == nil {
+		p = core.Default()
 	}
 	if pe := core.Run(p, func(w *core.Worker) *core.PanicError { return invokeTask(w, fns) }); pe != nil {
 		panic(pe)

@@ -320,7 +320,7 @@ func TestInvokePanicRunsTheRest(t *testing.T) {
 						}
 					}
 				}
-				v := catch(func() { par.InvokeOn(p, fns...) })
+				v := catch(func() { core.Run(p, func(*core.Worker) int { par.Invoke(fns...); return 0 }) })
 				if v != bad[0] {
 					t.Errorf("k=%d bad=%v: recovered %v, want the panic of fn %d", k, bad, v, bad[0])
 				}
@@ -336,7 +336,7 @@ func TestInvokePanicRunsTheRest(t *testing.T) {
 		var others atomic.Int32
 		v := catch(func() {
 			core.Run(p, func(*core.Worker) int {
-				par.InvokeOn(p,
+				par.Invoke(
 					func() { others.Add(1) },
 					func() { par.For(0, 100, func(i int) { panic("nested") }, par.WithPool(p)) },
 					func() { others.Add(1) })
@@ -496,46 +496,6 @@ func TestOptionPanics(t *testing.T) {
 			t.Errorf("panic %v, want one naming %q", v, tc.want)
 		}
 	}
-}
-
-// treeSum is the serial reference for a Fixed Split summing offsets with
-// leaves of at most g.
-func treeSum(a, b, g uint64) uint64 {
-	if b-a <= g {
-		return (a + b - 1) * (b - a) / 2
-	}
-	m := a + (b-a)/2
-	return treeSum(a, m, g) ^ (treeSum(m, b, g) * 3)
-}
-
-func TestSplitFixed(t *testing.T) {
-	pooltest.Each(t, func(t *testing.T, p *core.Pool) {
-		for _, n := range []uint64{1, 2, 1000, 5003, 65537} {
-			// A non-associative join makes the result depend on the tree.
-			ops := par.Ops[uint64]{
-				Leaf:  func(a, b uint64, acc uint64) uint64 { return acc + (a+b-1)*(b-a)/2 },
-				Join:  func(x, y uint64) uint64 { return x ^ (y * 3) },
-				Fixed: true,
-			}
-			for _, pt := range partitioners() {
-				// Simple(g) names the tree's leaf size; otherwise Grain does.
-				g := uint64(7)
-				switch pt.name {
-				case "simple1":
-					g = 1
-				case "auto-grain5":
-					g = 5 // the later Grain wins
-				}
-				got := par.Split(n, 0, ops, par.Grain(7), pt.opt, par.WithPool(p))
-				if want := treeSum(0, n, g); got != want {
-					t.Errorf("n=%d %s: %d, want %d", n, pt.name, got, want)
-				}
-			}
-			if got, want := par.Split(n, 0, ops, par.WithPool(p)), treeSum(0, n, 1024); got != want {
-				t.Errorf("n=%d default grain: %d, want %d", n, got, want)
-			}
-		}
-	})
 }
 
 func FuzzFor(f *testing.F) {

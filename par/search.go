@@ -1,6 +1,11 @@
 package par
 
-import "sync/atomic"
+import (
+	"strings"
+	"sync/atomic"
+
+	"github.com/gofork/gofork/internal/loop"
+)
 
 const (
 	// searchHead is how many elements IndexFunc checks on the calling
@@ -22,17 +27,23 @@ const (
 // between looks at the best match so far. The first 2048 elements are
 // checked serially, then ranges that double in length, each searched in
 // parallel (one fork-join phase per range, its leaves cut by the
-// partitioner named by opts), until one holds a match.
+// partitioner named by opts), until one holds a match. It takes For's
+// options.
 func IndexFunc[S ~[]E, E any](s S, f func(E) bool, opts ...Option) int {
+	return indexFunc("par.IndexFunc", s, f, opts)
+}
+
+// indexFunc is IndexFunc for the entry point call.
+func indexFunc[E any](call string, s []E, f func(E) bool, opts []Option) int {
 	if f == nil {
-		panic("par: IndexFunc with a nil f")
+		panic(strings.Replace(call, ".", ": ", 1) + " with a nil f")
 	}
-	checkOptions(opts)
+	c := resolve(call, loop.Loops, opts)
 	head := min(len(s), searchHead)
 	if i := indexSerial(s[:head], f); i >= 0 || head == len(s) {
 		return i
 	}
-	return indexFrom(s, head, f, opts)
+	return indexFrom(s, head, f, c)
 }
 
 // indexSerial returns the smallest index i with f(s[i]) true, or -1. It is
@@ -64,9 +75,8 @@ func indexSerial[E any](s []E, f func(E) bool) int {
 
 // indexFrom is IndexFunc's search of s[head:] in doubling ranges, for a
 // slice with no match before head.
-func indexFrom[E any](s []E, head int, f func(E) bool, opts []Option) int {
+func indexFrom[E any](s []E, head int, f func(E) bool, c loop.Config) int {
 	n := len(s)
-	c := resolve(opts)
 	var best atomic.Int64 // the smallest match found, n if none: CAS-min by every leaf, read between blocks
 	best.Store(int64(n))
 	lo := head // the range searched now starts here
@@ -91,7 +101,7 @@ func indexFrom[E any](s []E, head int, f func(E) bool, opts []Option) int {
 		// 32-bit int's range where n is past 2^30.
 		for size := head; lo < n; size = min(size, n-size) + size {
 			hi := lo + min(size, n-lo)
-			run(uint64(hi-lo), none{}, Ops[none]{Leaf: leaf}, c, nil)
+			loop.Split(uint64(hi-lo), none{}, loop.Ops[none]{Leaf: leaf}, c, nil)
 			if best.Load() < int64(n) {
 				return
 			}
@@ -107,8 +117,5 @@ func indexFrom[E any](s []E, head int, f func(E) bool, opts []Option) int {
 // ContainsFunc reports whether f(e) is true for some element e of s, like
 // slices.ContainsFunc: IndexFunc(s, f, opts...) >= 0.
 func ContainsFunc[S ~[]E, E any](s S, f func(E) bool, opts ...Option) bool {
-	if f == nil {
-		panic("par: ContainsFunc with a nil f")
-	}
-	return IndexFunc(s, f, opts...) >= 0
+	return indexFunc("par.ContainsFunc", s, f, opts) >= 0
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/gofork/gofork/core"
+	"github.com/gofork/gofork/internal/loop"
 )
 
 // Streams: parallel work over a sequence of unknown length (lines of a file,
@@ -27,12 +28,15 @@ import (
 // processors the workers keep busy, the consumer could not run often enough
 // to do it, and each hand-over would cost a goroutine switch.
 
-// window returns the window of a stream on c's pool.
-func (c config) window() int {
-	if c.inFlight > 0 {
-		return c.inFlight
+// streamSettings are the options MapSeq and ForEachSeq take.
+const streamSettings = loop.SetPool | loop.SetInFlight
+
+// window returns the window of a stream with the settings c.
+func window(c *loop.Config) int {
+	if c.InFlight > 0 {
+		return c.InFlight
 	}
-	return 4 * c.pool.Workers()
+	return 4 * c.Pool.Workers()
 }
 
 // fullWait is how long a pump that finds the window full waits for the
@@ -93,10 +97,10 @@ type stream[E, R any] struct {
 	wake    chan struct{} // buffered (1): a pump tells the consumer its slot is done
 }
 
-func newStream[E, R any](seq iter.Seq[E], fn func(E) R, c config, ordered bool) *stream[E, R] {
-	s := &stream[E, R]{pool: c.pool, fn: fn, ordered: ordered, wake: make(chan struct{}, 1)}
-	s.n = int64(c.window())
-	s.workers = int32(max(c.pool.Workers(), 1))
+func newStream[E, R any](seq iter.Seq[E], fn func(E) R, c loop.Config, ordered bool) *stream[E, R] {
+	s := &stream[E, R]{pool: c.Pool, fn: fn, ordered: ordered, wake: make(chan struct{}, 1)}
+	s.n = int64(window(&c))
+	s.workers = int32(max(c.Pool.Workers(), 1))
 	s.ring = make([]streamSlot[E, R], s.n)
 	s.next, s.stopSeq = iter.Pull(seq)
 	s.waiting.Store(-1)
@@ -358,8 +362,8 @@ func (s *stream[E, R]) finish() {
 	})
 }
 
-// ForEachSeq calls fn(e) for every item e of seq, in parallel on the pool
-// (core.Default() unless WithPool names another), and returns when every
+// ForEachSeq calls fn(e) for every item e of seq, in parallel, and returns
+// when every
 // call has returned. At most InFlight items (default four per worker) are
 // taken from seq and not yet finished, so an endless seq runs in bounded
 // memory. seq is pulled by the workers, one at a time (the iter.Seq
@@ -369,7 +373,7 @@ func (s *stream[E, R]) finish() {
 // A panic in fn stops the pulling; ForEachSeq waits for the calls that
 // started and panics with it as a *core.PanicError. A panic in seq reaches
 // the caller as it is, after the calls that started have returned. It
-// panics if seq or fn is nil.
+// panics if seq or fn is nil. It takes the options WithPool and InFlight.
 func ForEachSeq[E any](seq iter.Seq[E], fn func(E), opts ...Option) {
 	if seq == nil {
 		panic("par: ForEachSeq with a nil sequence")
@@ -377,7 +381,7 @@ func ForEachSeq[E any](seq iter.Seq[E], fn func(E), opts ...Option) {
 	if fn == nil {
 		panic("par: ForEachSeq with a nil function")
 	}
-	s := newStream(seq, func(e E) struct{} { fn(e); return struct{}{} }, resolve(opts), false)
+	s := newStream(seq, func(e E) struct{} { fn(e); return struct{}{} }, resolve("par.ForEachSeq", streamSettings, opts), false)
 	defer s.finish()
 	s.topUp()
 	// While the sequence lasts some pump runs: one stops only when the pull
@@ -396,8 +400,7 @@ func ForEachSeq[E any](seq iter.Seq[E], fn func(E), opts ...Option) {
 }
 
 // MapSeq returns a sequence of fn(e) for the items e of seq, in seq's order,
-// with the calls of fn run in parallel on the pool (core.Default() unless
-// WithPool names another). At most InFlight items (default four per worker)
+// with the calls of fn run in parallel. At most InFlight items (default four per worker)
 // exist between being taken from seq and being consumed: the workers pull
 // ahead of the consumer by that much and no more, and a slow item holds the
 // window rather than letting it grow. seq is pulled by the workers, one at a
@@ -409,7 +412,8 @@ func ForEachSeq[E any](seq iter.Seq[E], fn func(E), opts ...Option) {
 // dropped, the others finish before the loop ends. A panic in fn reaches the
 // consumer as a *core.PanicError when its item's turn comes; a panic in seq
 // or in the loop body goes on as it is; either way every call that started
-// has returned first. It panics if seq or fn is nil.
+// has returned first. It panics if seq or fn is nil. It takes the options
+// WithPool and InFlight.
 func MapSeq[E, R any](seq iter.Seq[E], fn func(E) R, opts ...Option) iter.Seq[R] {
 	if seq == nil {
 		panic("par: MapSeq with a nil sequence")
@@ -417,7 +421,7 @@ func MapSeq[E, R any](seq iter.Seq[E], fn func(E) R, opts ...Option) iter.Seq[R]
 	if fn == nil {
 		panic("par: MapSeq with a nil function")
 	}
-	c := resolve(opts)
+	c := resolve("par.MapSeq", streamSettings, opts)
 	return func(yield func(R) bool) {
 		s := newStream(seq, fn, c, true)
 		defer s.finish()

@@ -1,6 +1,10 @@
 package par
 
-import "math/bits"
+import (
+	"math/bits"
+
+	"github.com/gofork/gofork/internal/loop"
+)
 
 // The sizes Shuffle is built around. They are variables only so that tests
 // can reach the parallel path with small slices; the permutation for a seed
@@ -32,7 +36,7 @@ var (
 // Drawing the buckets independently and uniformly, then permuting each bucket
 // uniformly, gives every permutation of s the same probability.
 func Shuffle[S ~[]E, E any](s S, seed uint64, opts ...Option) {
-	checkOptions(opts)
+	c := resolve("par.Shuffle", loop.Loops, opts)
 	n := len(s)
 	if n <= shuffleSerialMax {
 		r := newSplitMix(seed, 0)
@@ -42,23 +46,22 @@ func Shuffle[S ~[]E, E any](s S, seed uint64, opts ...Option) {
 		}
 		return
 	}
-	c := resolve(opts)
 	nb := uint64((n + shuffleBucketLen - 1) / shuffleBucketLen) // depends on n only
 	draw := bucketDraw{key: mix64(seed ^ 0x6a09e667f3bcc909), n: nb}
 	// Blocks only split the counting and the scatter; the scatter is stable
 	// whatever the blocks, so their number may depend on the pool.
-	nblk := min(4*c.pool.Workers(), n/shuffleBucketLen)
+	nblk := min(4*c.Pool.Workers(), n/shuffleBucketLen)
 	counts := make([]int, nblk*int(nb)) // block-major: counts[blk*nb+k]
 	buf := make([]E, n)
 	starts := make([]int, nb+1)
 	block := func(blk int) (lo, hi int, cnt []int) {
 		// chunkBound: blk*n overflows a 32-bit int from n > 2^31/nblk.
-		lo = int(chunkBound(uint64(blk), uint64(nblk), uint64(n)))
-		hi = int(chunkBound(uint64(blk+1), uint64(nblk), uint64(n)))
+		lo = int(loop.ChunkBound(uint64(blk), uint64(nblk), uint64(n)))
+		hi = int(loop.ChunkBound(uint64(blk+1), uint64(nblk), uint64(n)))
 		return lo, hi, counts[blk*int(nb) : (blk+1)*int(nb)]
 	}
 	onPool(c, func() {
-		run(uint64(nblk), none{}, Ops[none]{Leaf: rangeLeaf(0, func(b0, b1 int) {
+		loop.Split(uint64(nblk), none{}, loop.Ops[none]{Leaf: rangeLeaf(0, func(b0, b1 int) {
 			for blk := b0; blk < b1; blk++ {
 				lo, hi, cnt := block(blk)
 				for i := lo; i < hi; i++ {
@@ -75,7 +78,7 @@ func Shuffle[S ~[]E, E any](s S, seed uint64, opts ...Option) {
 			}
 		}
 		starts[nb] = n
-		run(uint64(nblk), none{}, Ops[none]{Leaf: rangeLeaf(0, func(b0, b1 int) {
+		loop.Split(uint64(nblk), none{}, loop.Ops[none]{Leaf: rangeLeaf(0, func(b0, b1 int) {
 			for blk := b0; blk < b1; blk++ {
 				lo, hi, next := block(blk)
 				for i, v := range s[lo:hi] {
@@ -85,7 +88,7 @@ func Shuffle[S ~[]E, E any](s S, seed uint64, opts ...Option) {
 				}
 			}
 		})}, c, nil)
-		run(nb, none{}, Ops[none]{Leaf: rangeLeaf(0, func(k0, k1 int) {
+		loop.Split(nb, none{}, loop.Ops[none]{Leaf: rangeLeaf(0, func(k0, k1 int) {
 			for k := k0; k < k1; k++ {
 				lo, hi := starts[k], starts[k+1]
 				r := newSplitMix(seed, uint64(k)+1)

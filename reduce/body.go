@@ -3,6 +3,7 @@ package reduce
 import (
 	"golang.org/x/exp/constraints"
 
+	"github.com/gofork/gofork/internal/loop"
 	"github.com/gofork/gofork/par"
 )
 
@@ -34,12 +35,16 @@ type Body[I constraints.Integer, B any] interface {
 // Split, joined back in range order, whichever worker runs it. An empty
 // range does nothing.
 func ReduceBody[I constraints.Integer, B Body[I, B]](lo, hi I, body B, opts ...par.Option) {
-	checkOptions(opts)
+	reduceBody(resolve("reduce.ReduceBody", opts), lo, hi, body)
+}
+
+// reduceBody is ReduceBody with resolved options.
+func reduceBody[I constraints.Integer, B Body[I, B]](c loop.Config, lo, hi I, body B) {
 	n := count(lo, hi)
 	if n == 0 {
 		return
 	}
-	par.Split(n, bodyAcc[B]{b: body}, par.Ops[bodyAcc[B]]{
+	loop.Split(n, bodyAcc[B]{b: body}, loop.Ops[bodyAcc[B]]{
 		Leaf: func(a, b uint64, acc bodyAcc[B]) bodyAcc[B] {
 			acc.b.Accumulate(lo+I(a), lo+I(b))
 			return acc
@@ -56,10 +61,10 @@ func ReduceBody[I constraints.Integer, B Body[I, B]](lo, hi I, body B, opts ...p
 			}
 			return x
 		},
-	}, opts...)
+	}, c, nil)
 }
 
-// bodyAcc is the accumulator ReduceBody threads through par.Split: the body
+// bodyAcc is the accumulator ReduceBody threads through its loop: the body
 // that a subrange accumulates into, and whether that body was split off for
 // it (and so must be joined into its left neighbour's).
 type bodyAcc[B any] struct {

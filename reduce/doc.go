@@ -1,6 +1,6 @@
 // Package reduce folds an index range or a slice to one value in parallel,
-// as fork-join tasks on a core.Pool (core.Default() unless par.WithPool names
-// another).
+// as fork-join tasks on a core.Pool. Every function takes ...par.Option, as
+// package par's loops do (the scans take par.WithPool only).
 //
 // # Forms
 //
@@ -47,9 +47,9 @@
 // workers (1.5) is the most any scan can reach (a prefix circuit's size
 // plus depth is at least 2n-2: Snir 1986). Slices of at most 4096 elements
 // are scanned on the calling goroutine. The phases are cut by the number of
-// workers, so partitioner options do not apply to the scans.
+// workers, so partitioner options do not apply to the scans (they panic).
 //
-// Histogram counts elements per bucket as one par.Split: each run of
+// Histogram counts elements per bucket as one split/join loop: each run of
 // leaves on one worker counts into one histogram, a range a thief takes
 // counts into a new one, and the join adds the right histogram into the
 // left. Work: n calls of bucket plus one histogram's worth of additions per
@@ -64,7 +64,7 @@
 // program built with profile-guided optimization (go build -pgo, or a
 // default.pgo beside its main package) gets a hot callback that is a named
 // function devirtualized and inlined into the kernels, which then run as
-// fast as the hand-written loops; the README has the figures.
+// fast as the hand-written loops; the benchmarks document has the figures.
 //
 // A panic in op or bucket reaches the caller (wrapped as the core wraps
 // task panics); dst is then partly written, but nothing else is affected.

@@ -33,13 +33,13 @@ func histogram[E any](s []E, buckets int, bucket func(E) int, limit uint64, opts
 	if bucket == nil {
 		panic("reduce: Histogram with a nil bucket")
 	}
-	checkOptions(opts)
+	c := resolve("reduce.Histogram", opts)
 	h := &histCtx[E]{s: s, bucket: bucket, buckets: buckets, limit: limit}
 	root := &histBody[E]{h: h, narrow: make([]uint32, buckets)}
 	if len(s) <= histSerialMax {
 		root.Accumulate(0, len(s))
 	} else {
-		ReduceBody(0, len(s), root, opts...)
+		reduceBody(c, 0, len(s), root)
 	}
 	root.flush()
 	return root.wide

@@ -2,9 +2,9 @@ package reduce_test
 
 import (
 	"fmt"
-	"strings"
 	"testing"
 
+	"github.com/gofork/gofork/par"
 	"github.com/gofork/gofork/reduce"
 )
 
@@ -38,8 +38,34 @@ func TestNilOptionPanics(t *testing.T) {
 			"Histogram":     func() { reduce.Histogram(s, 1, func(int) int { return 0 }, nil) },
 		}
 		for name, call := range calls {
-			if v := catch(call); v == nil || !strings.Contains(fmt.Sprint(v), "reduce: nil par.Option") {
-				t.Errorf("n=%d: %s with a nil Option: panic %v, want \"reduce: nil par.Option\"", n, name, v)
+			want := "reduce: nil Option passed to reduce." + name
+			if v := catch(call); fmt.Sprint(v) != want {
+				t.Errorf("n=%d: %s with a nil Option: panic %v, want %q", n, name, v, want)
+			}
+		}
+	}
+}
+
+// TestOptionNotApplicable checks that an option a function does not use
+// makes it panic, naming the option and the function, whatever the size of
+// the input.
+func TestOptionNotApplicable(t *testing.T) {
+	for _, n := range []int{0, 1 << 16} {
+		s := make([]int, n)
+		add := func(a, b int) int { return a + b }
+		for _, tc := range []struct {
+			call, opt string
+			f         func()
+		}{
+			{"reduce.Reduce", "par.InFlight", func() { reduce.Reduce(0, n, 0, func(lo, hi, acc int) int { return acc }, add, par.InFlight(2)) }},
+			{"reduce.Sum", "par.InFlight", func() { reduce.Sum(s, par.InFlight(2)) }},
+			{"reduce.Histogram", "par.InFlight", func() { reduce.Histogram(s, 1, func(int) int { return 0 }, par.InFlight(2)) }},
+			{"reduce.Scan", "par.Grain", func() { reduce.Scan(make([]int, n), s, 0, add, par.Grain(64)) }},
+			{"reduce.ScanInclusive", "par.Static", func() { reduce.ScanInclusive(make([]int, n), s, add, par.Static()) }},
+		} {
+			want := "reduce: option " + tc.opt + " does not apply to " + tc.call
+			if v := catch(tc.f); fmt.Sprint(v) != want {
+				t.Errorf("n=%d: %s with %s: panic %v, want %q", n, tc.call, tc.opt, v, want)
 			}
 		}
 	}

@@ -3,19 +3,16 @@ package reduce
 import (
 	"golang.org/x/exp/constraints"
 
+	"github.com/gofork/gofork/internal/loop"
 	"github.com/gofork/gofork/par"
 )
 
-// checkOptions panics if an option is nil. Every function of the package
-// calls it before it looks at its input, so that a nil option is refused on
-// an empty or short input too, as package par refuses it, and not only once
-// the input is long enough to reach par.
-func checkOptions(opts []par.Option) {
-	for _, o := range opts {
-		if o == nil {
-			panic("reduce: nil par.Option")
-		}
-	}
+// resolve resolves the options of the entry point call, which takes those
+// of a parallel loop: par.WithPool, par.Grain and a partitioner. Every
+// function of the package resolves its options before it looks at its
+// input, so that a bad option is refused on an empty or short input too.
+func resolve(call string, opts []par.Option) loop.Config {
+	return loop.Resolve(call, loop.Loops, opts)
 }
 
 // count returns the number of iterations in [lo, hi), computed in the
@@ -42,7 +39,7 @@ func count[I constraints.Integer](lo, hi I) uint64 {
 // reaches the caller.
 func Reduce[I constraints.Integer, T any](lo, hi I, identity T,
 	body func(lo, hi I, acc T) T, join func(x, y T) T, opts ...par.Option) T {
-	return fold(lo, hi, identity, body, join, false, opts)
+	return fold(resolve("reduce.Reduce", opts), lo, hi, identity, body, join, false)
 }
 
 // Deterministic is Reduce with a result that does not depend on the
@@ -55,13 +52,12 @@ func Reduce[I constraints.Integer, T any](lo, hi I, identity T,
 // than a serial loop. par.Static and par.Affinity act as par.Auto here.
 func Deterministic[I constraints.Integer, T any](lo, hi I, identity T,
 	body func(lo, hi I, acc T) T, join func(x, y T) T, opts ...par.Option) T {
-	return fold(lo, hi, identity, body, join, true, opts)
+	return fold(resolve("reduce.Deterministic", opts), lo, hi, identity, body, join, true)
 }
 
-// fold is Reduce and Deterministic.
-func fold[I constraints.Integer, T any](lo, hi I, identity T,
-	body func(lo, hi I, acc T) T, join func(x, y T) T, fixed bool, opts []par.Option) T {
-	checkOptions(opts)
+// fold is Reduce and Deterministic with resolved options.
+func fold[I constraints.Integer, T any](c loop.Config, lo, hi I, identity T,
+	body func(lo, hi I, acc T) T, join func(x, y T) T, fixed bool) T {
 	n := count(lo, hi)
 	if n == 0 {
 		return identity
@@ -69,11 +65,12 @@ func fold[I constraints.Integer, T any](lo, hi I, identity T,
 	if body == nil || join == nil {
 		panic("reduce: nil body or join")
 	}
-	return par.Split(n, identity, par.Ops[T]{
+	r, _ := loop.Split(n, identity, loop.Ops[T]{
 		// lo+I(a) wraps the same way the offsets do, so it is exact near
 		// the ends of I's range.
 		Leaf:  func(a, b uint64, acc T) T { return body(lo+I(a), lo+I(b), acc) },
 		Join:  join,
 		Fixed: fixed,
-	}, opts...)
+	}, c, nil)
+	return r
 }

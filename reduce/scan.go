@@ -2,8 +2,10 @@ package reduce
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/gofork/gofork/core"
+	"github.com/gofork/gofork/internal/loop"
 	"github.com/gofork/gofork/internal/overlap"
 	"github.com/gofork/gofork/par"
 )
@@ -24,15 +26,15 @@ import (
 // any other way. If op panics, the panic reaches the caller and dst holds
 // some mix of old and new values.
 //
-// opts name the pool (par.WithPool); partitioner options do not apply: a
-// scan on p workers runs as two phases of p tasks (see the package doc). op
+// Its one option is par.WithPool: a scan on p workers runs as two phases
+// of p tasks (see the package doc), whatever a partitioner would say. op
 // is called n times with one worker and about 2n times with many.
 func Scan[S ~[]E, E any](dst, src S, identity E, op func(E, E) E, opts ...par.Option) E {
-	checkScan("Scan", dst, src, op, opts)
+	pool := checkScan("reduce.Scan", dst, src, op, opts)
 	if len(src) == 0 {
 		return identity
 	}
-	return scan(dst, src, identity, op, false, opts)
+	return scan(pool, dst, src, identity, op, false)
 }
 
 // ScanInclusive writes the inclusive prefix combination of src into dst,
@@ -40,32 +42,36 @@ func Scan[S ~[]E, E any](dst, src S, identity E, op func(E, E) E, opts ...par.Op
 //	dst[0] = src[0]
 //	dst[i] = op(dst[i-1], src[i])
 //
-// computed in parallel, with Scan's rules on op, overlap and panics.
+// computed in parallel, with Scan's rules on op, overlap, panics and
+// options.
 func ScanInclusive[S ~[]E, E any](dst, src S, op func(E, E) E, opts ...par.Option) {
-	checkScan("ScanInclusive", dst, src, op, opts)
+	pool := checkScan("reduce.ScanInclusive", dst, src, op, opts)
 	if len(src) == 0 {
 		return
 	}
 	var none E
-	scan(dst, src, none, op, true, opts)
+	scan(pool, dst, src, none, op, true)
 }
 
-// checkScan panics unless dst and src can be scanned: same length, and
-// either the same slice or disjoint.
-func checkScan[E any](name string, dst, src []E, op func(E, E) E, opts []par.Option) {
+// checkScan panics unless dst and src can be scanned by the entry point
+// call: same length, and either the same slice or disjoint. It returns the
+// pool the options name.
+func checkScan[E any](call string, dst, src []E, op func(E, E) E, opts []par.Option) *core.Pool {
+	name := strings.TrimPrefix(call, "reduce.")
 	if op == nil {
 		panic("reduce: " + name + " with a nil op")
 	}
-	checkOptions(opts)
+	pool := loop.Resolve(call, loop.SetPool, opts).Pool
 	if len(dst) != len(src) {
 		panic(fmt.Sprintf("reduce: %s: len(dst) = %d, len(src) = %d", name, len(dst), len(src)))
 	}
 	if overlap.Same(dst, src) {
-		return
+		return pool
 	}
 	if i, j, ok := overlap.Find(dst, src); ok {
 		panic(fmt.Sprintf("reduce: %s: dst[%d] is src[%d]: dst must be src itself or not overlap it", name, i, j))
 	}
+	return pool
 }
 
 // scanSerialMax is the length up to which a scan runs on the calling
@@ -98,10 +104,9 @@ type scanCtx[E any] struct {
 // circuit's size plus depth is at least 2n-2, Snir 1986). There is no
 // cache to keep warm between the phases: a call through op costs more than
 // reading the element from memory.
-func scan[E any](dst, src []E, identity E, op func(E, E) E, inclusive bool, opts []par.Option) E {
+func scan[E any](pool *core.Pool, dst, src []E, identity E, op func(E, E) E, inclusive bool) E {
 	c := &scanCtx[E]{dst: dst, src: src, op: op, inclusive: inclusive}
 	has := !inclusive // an exclusive scan starts from identity, an inclusive one from src[0]
-	pool := par.PoolOf(opts...)
 	// Segments of at least scanSegMin elements: fewer workers than that
 	// lets through are not worth waking, and none may be empty (its
 	// write and fold read its first element).
@@ -109,8 +114,8 @@ func scan[E any](dst, src []E, identity E, op func(E, E) E, inclusive bool, opts
 	if len(src) <= scanSerialMax || p <= 1 {
 		return c.write(dst, src, identity, has)
 	}
-	// The phases are p tasks each, whatever the caller's partitioner.
-	phase := append(opts[:len(opts):len(opts)], par.Auto(), par.Grain(1))
+	// The phases are p tasks each, split by Auto down to single tasks.
+	phase := par.WithPool(pool)
 	// One task runs both phases, so that their loops start on a worker
 	// instead of waking the pool from outside.
 	return core.Run(pool, func(*core.Worker) E { return c.run(identity, has, p, phase) })
@@ -118,7 +123,7 @@ func scan[E any](dst, src []E, identity E, op func(E, E) E, inclusive bool, opts
 
 // run scans c.src on p >= 2 workers, starting from acc (nothing, if !has),
 // and returns the combination of all of it.
-func (c *scanCtx[E]) run(acc E, has bool, p int, phase []par.Option) E {
+func (c *scanCtx[E]) run(acc E, has bool, p int, phase par.Option) E {
 	n := len(c.src)
 	c.seg = make([]int, p+2)
 	for t := range c.seg {
@@ -136,7 +141,7 @@ func (c *scanCtx[E]) run(acc E, has bool, p int, phase []par.Option) E {
 				c.sum[t] = foldSlice(s, c.op)
 			}
 		}
-	}, phase...)
+	}, phase)
 	for t := 1; t < p; t++ {
 		c.pre[t+1] = c.op(c.pre[t], c.sum[t])
 	}
@@ -146,7 +151,7 @@ func (c *scanCtx[E]) run(acc E, has bool, p int, phase []par.Option) E {
 			d, s := c.dst[c.seg[t]:c.seg[t+1]], c.src[c.seg[t]:c.seg[t+1]]
 			c.sum[t] = c.write(d, s, c.pre[t], true)
 		}
-	}, phase...)
+	}, phase)
 	return c.sum[p]
 }
 

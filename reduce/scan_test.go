@@ -100,23 +100,15 @@ func firstDiff[E comparable](a, b []E) int {
 func TestScanMatchesSerialLoop(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	pooltest.Each(t, func(t *testing.T, p *core.Pool) {
-		for _, pt := range partitioners() {
-			t.Run(pt.name, func(t *testing.T) {
-				opts := []par.Option{pt.opt, par.WithPool(p)}
-				for _, n := range scanSizes() {
-					if n > 1<<14 && pt.name != "auto" && pt.name != "static" || n > 1<<20 && pt.name != "auto" {
-						continue // slow, and covered by the others
-					}
-					fs := make([]affine, n)
-					ints := make([]int64, n)
-					for i := range fs {
-						fs[i] = affine{rng.Uint64() | 1, rng.Uint64()}
-						ints[i] = rng.Int64() >> 8
-					}
-					checkScan(t, fs, affineID, then, opts...)
-					checkScan(t, ints, 0, addInt64, opts...)
-				}
-			})
+		for _, n := range scanSizes() {
+			fs := make([]affine, n)
+			ints := make([]int64, n)
+			for i := range fs {
+				fs[i] = affine{rng.Uint64() | 1, rng.Uint64()}
+				ints[i] = rng.Int64() >> 8
+			}
+			checkScan(t, fs, affineID, then, par.WithPool(p))
+			checkScan(t, ints, 0, addInt64, par.WithPool(p))
 		}
 	})
 }

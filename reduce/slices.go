@@ -19,9 +19,9 @@ type Number interface {
 // a serial loop: the leaves add in four interleaved lanes and the tree adds
 // pairwise, which rounds less than a serial loop does).
 func Sum[S ~[]E, E Number](s S, opts ...par.Option) E {
-	return Deterministic(0, len(s), E(0), func(lo, hi int, acc E) E {
+	return fold(resolve("reduce.Sum", opts), 0, len(s), E(0), func(lo, hi int, acc E) E {
 		return acc + sumSerial(s[lo:hi])
-	}, add[E], opts...)
+	}, add[E], true)
 }
 
 // add is Sum's join.
@@ -50,12 +50,12 @@ func Min[S ~[]E, E cmp.Ordered](s S, opts ...par.Option) E {
 	if len(s) == 0 {
 		panic("reduce: Min of an empty slice")
 	}
-	return Reduce(1, len(s), s[0], func(lo, hi int, acc E) E {
+	return fold(resolve("reduce.Min", opts), 1, len(s), s[0], func(lo, hi int, acc E) E {
 		for _, v := range s[lo:hi] {
 			acc = min(acc, v)
 		}
 		return acc
-	}, minOf[E], opts...)
+	}, minOf[E], false)
 }
 
 // Max returns the largest element of s, like slices.Max: a NaN anywhere
@@ -64,12 +64,12 @@ func Max[S ~[]E, E cmp.Ordered](s S, opts ...par.Option) E {
 	if len(s) == 0 {
 		panic("reduce: Max of an empty slice")
 	}
-	return Reduce(1, len(s), s[0], func(lo, hi int, acc E) E {
+	return fold(resolve("reduce.Max", opts), 1, len(s), s[0], func(lo, hi int, acc E) E {
 		for _, v := range s[lo:hi] {
 			acc = max(acc, v)
 		}
 		return acc
-	}, maxOf[E], opts...)
+	}, maxOf[E], false)
 }
 
 func minOf[E cmp.Ordered](x, y E) E { return min(x, y) }
@@ -90,12 +90,12 @@ func MinFunc[S ~[]E, E any](s S, cmp func(a, b E) int, opts ...par.Option) E {
 		}
 		return x
 	}
-	return Reduce(1, len(s), s[0], func(lo, hi int, acc E) E {
+	return fold(resolve("reduce.MinFunc", opts), 1, len(s), s[0], func(lo, hi int, acc E) E {
 		for _, v := range s[lo:hi] {
 			acc = first(acc, v)
 		}
 		return acc
-	}, first, opts...)
+	}, first, false)
 }
 
 // MaxFunc returns the first maximal element of s under cmp, like
@@ -110,24 +110,24 @@ func MaxFunc[S ~[]E, E any](s S, cmp func(a, b E) int, opts ...par.Option) E {
 		}
 		return x
 	}
-	return Reduce(1, len(s), s[0], func(lo, hi int, acc E) E {
+	return fold(resolve("reduce.MaxFunc", opts), 1, len(s), s[0], func(lo, hi int, acc E) E {
 		for _, v := range s[lo:hi] {
 			acc = first(acc, v)
 		}
 		return acc
-	}, first, opts...)
+	}, first, false)
 }
 
 // Count returns the number of elements of s for which pred is true.
 func Count[S ~[]E, E any](s S, pred func(E) bool, opts ...par.Option) int {
-	return Reduce(0, len(s), 0, func(lo, hi int, acc int) int {
+	return fold(resolve("reduce.Count", opts), 0, len(s), 0, func(lo, hi int, acc int) int {
 		for _, v := range s[lo:hi] {
 			if pred(v) {
 				acc++
 			}
 		}
 		return acc
-	}, add[int], opts...)
+	}, add[int], false)
 }
 
 // MapReduce returns join(...join(join(identity, mapf(s[0])), mapf(s[1]))...,
@@ -135,10 +135,10 @@ func Count[S ~[]E, E any](s S, pred func(E) bool, opts ...par.Option) int {
 // elements from identity, and the results are joined in order. join must be
 // associative with identity as its identity; it need not be commutative.
 func MapReduce[S ~[]E, E, T any](s S, identity T, mapf func(E) T, join func(x, y T) T, opts ...par.Option) T {
-	return Reduce(0, len(s), identity, func(lo, hi int, acc T) T {
+	return fold(resolve("reduce.MapReduce", opts), 0, len(s), identity, func(lo, hi int, acc T) T {
 		for _, v := range s[lo:hi] {
 			acc = join(acc, mapf(v))
 		}
 		return acc
-	}, join, opts...)
+	}, join, false)
 }

@@ -6,28 +6,24 @@ import (
 	"golang.org/x/exp/constraints"
 
 	"github.com/gofork/gofork/core"
+	"github.com/gofork/gofork/par"
 )
 
 // SortStableByKey sorts s by key(e), in ascending order of the keys (signed
 // keys ordered as numbers, negative first), keeping elements with equal keys
-// in their original order, in parallel on core.Default(). It is a radix sort
-// (the integer sort of PBBS and ParlayLib) and never compares elements.
+// in their original order, in parallel. It is a radix sort (the integer sort
+// of PBBS and ParlayLib) and never compares elements. It takes Sort's
+// options.
 //
 // key is called exactly once per element, from several workers at once,
 // before anything moves: if it panics, the panic reaches the caller and s is
 // unchanged. The sort allocates 16 bytes plus one element per element of s:
 // the keys and a buffer for each.
-func SortStableByKey[S ~[]E, E any, K constraints.Integer](s S, key func(E) K) {
-	SortStableByKeyWith(s, key)
-}
-
-// SortStableByKeyWith is SortStableByKey with options (WithPool,
-// WithCutoff).
-func SortStableByKeyWith[S ~[]E, E any, K constraints.Integer](s S, key func(E) K, opts ...Option) {
+func SortStableByKey[S ~[]E, E any, K constraints.Integer](s S, key func(E) K, opts ...par.Option) {
 	if key == nil {
 		panic("sortpar: SortStableByKey with a nil key")
 	}
-	c := newConfig(opts)
+	c := newConfig("sortpar.SortStableByKey", opts)
 	n := len(s)
 	if n < 2 {
 		return

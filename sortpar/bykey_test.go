@@ -9,6 +9,7 @@ import (
 	"golang.org/x/exp/constraints"
 
 	"github.com/gofork/gofork/core"
+	"github.com/gofork/gofork/par"
 )
 
 // keyed is an element sorted by key; idx records its input position.
@@ -20,7 +21,7 @@ type keyed[K any] struct {
 // checkByKey sorts (key, index) records with keys x converted to K and
 // compares with slices.SortStableFunc; it also checks that key is called
 // once per element.
-func checkByKey[K constraints.Integer](t *testing.T, x []int64, opts []Option) {
+func checkByKey[K constraints.Integer](t *testing.T, x []int64, opts []par.Option) {
 	t.Helper()
 	s := make([]keyed[K], len(x))
 	for i, v := range x {
@@ -29,7 +30,7 @@ func checkByKey[K constraints.Integer](t *testing.T, x []int64, opts []Option) {
 	want := slices.Clone(s)
 	slices.SortStableFunc(want, func(a, b keyed[K]) int { return cmp.Compare(a.key, b.key) })
 	var calls atomic.Int64
-	SortStableByKeyWith(s, func(e keyed[K]) K { calls.Add(1); return e.key }, opts...)
+	SortStableByKey(s, func(e keyed[K]) K { calls.Add(1); return e.key }, opts...)
 	if !slices.Equal(s, want) {
 		i := 0
 		for i < len(s) && s[i] == want[i] {
@@ -49,7 +50,7 @@ func TestSortStableByKey(t *testing.T) {
 		sizes = append(sizes, 1_000_000)
 	}
 	withPools(t, func(t *testing.T, pool *core.Pool) {
-		opts := []Option{WithPool(pool), WithCutoff(testCutoff)}
+		opts := []par.Option{par.WithPool(pool), par.Grain(testCutoff)}
 		for p := range patterns {
 			for _, n := range sizes {
 				if n > 1<<16 && (p != 0 && p != 4 || !bigWorkers(pool)) {
@@ -80,7 +81,7 @@ func TestSortStableByKeyDefaults(t *testing.T) {
 		}
 		checkByKey[int](t, x, nil)
 		p := core.New(core.WithWorkers(1))
-		checkByKey[int](t, x, []Option{WithPool(p)})
+		checkByKey[int](t, x, []par.Option{par.WithPool(p)})
 		p.Close()
 	}
 }
@@ -94,12 +95,12 @@ func TestSortStableByKeyPanic(t *testing.T) {
 		orig := slices.Clone(x)
 		v := func() (v any) {
 			defer func() { v = panicValue(recover()) }()
-			SortStableByKeyWith(x, func(e int) int {
+			SortStableByKey(x, func(e int) int {
 				if e == 777 {
 					panic("key saw 777")
 				}
 				return e
-			}, WithPool(pool), WithCutoff(testCutoff))
+			}, par.WithPool(pool), par.Grain(testCutoff))
 			return nil
 		}()
 		if v != "key saw 777" {

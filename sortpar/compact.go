@@ -3,12 +3,13 @@ package sortpar
 import (
 	"github.com/gofork/gofork/core"
 	"github.com/gofork/gofork/internal/pack"
+	"github.com/gofork/gofork/par"
 )
 
 // Compact replaces each run of equal consecutive elements of s by its first
 // element, in place, zeroes the elements between the new length and the old
-// one and returns s up to the new length, like slices.Compact, in parallel on
-// core.Default().
+// one and returns s up to the new length, like slices.Compact, in parallel.
+// It takes Sort's options.
 //
 // Long slices are packed round by round (rounds of about 4 MiB): the blocks
 // of a round keep, each within itself and in parallel, the elements that
@@ -16,13 +17,8 @@ import (
 // DeleteFunc in package par, which packs the same way). On one worker every
 // element is stored at the next free place, which advances only past a
 // change: no branch on the comparison.
-func Compact[S ~[]E, E comparable](s S) S {
-	return CompactWith(s)
-}
-
-// CompactWith is Compact with options (WithPool, WithCutoff).
-func CompactWith[S ~[]E, E comparable](s S, opts ...Option) S {
-	c := newConfig(opts)
+func Compact[S ~[]E, E comparable](s S, opts ...par.Option) S {
+	c := newConfig("sortpar.Compact", opts)
 	if len(s) < c.cutoff || c.pool.Workers() == 1 {
 		return packSerial(s, pack.Changes[E]{})
 	}
@@ -35,16 +31,11 @@ func CompactWith[S ~[]E, E comparable](s S, opts ...Option) S {
 // pair of neighbours, as eq(s[i], s[i-1]) on the original elements, from
 // several workers at once; if it panics, the panic reaches the caller and s
 // holds a mix of its old elements and of moved ones.
-func CompactFunc[S ~[]E, E any](s S, eq func(a, b E) bool) S {
-	return CompactFuncWith(s, eq)
-}
-
-// CompactFuncWith is CompactFunc with options (WithPool, WithCutoff).
-func CompactFuncWith[S ~[]E, E any](s S, eq func(a, b E) bool, opts ...Option) S {
+func CompactFunc[S ~[]E, E any](s S, eq func(a, b E) bool, opts ...par.Option) S {
 	if eq == nil {
 		panic("sortpar: CompactFunc with a nil eq")
 	}
-	c := newConfig(opts)
+	c := newConfig("sortpar.CompactFunc", opts)
 	if len(s) < c.cutoff || c.pool.Workers() == 1 {
 		return packSerial(s, pack.Runs[E]{Eq: eq})
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/gofork/gofork/core"
+	"github.com/gofork/gofork/par"
 )
 
 // wideRecord is large enough (256 bytes) that a packing round holds 16384
@@ -21,7 +22,7 @@ func TestCompactMatchesSlices(t *testing.T) {
 		sizes = append(sizes, 300_000) // several rounds of int64
 	}
 	withPools(t, func(t *testing.T, pool *core.Pool) {
-		opts := []Option{WithPool(pool), WithCutoff(testCutoff)}
+		opts := []par.Option{par.WithPool(pool), par.Grain(testCutoff)}
 		for p := range patterns {
 			for _, n := range sizes {
 				x := genPattern(p, n, uint64(n))
@@ -40,11 +41,11 @@ func TestCompactMatchesSlices(t *testing.T) {
 
 // checkCompact runs CompactWith and CompactFuncWith on copies of x and
 // compares them, the zeroed tail included, with slices.Compact.
-func checkCompact(t *testing.T, x []int64, opts []Option) {
+func checkCompact(t *testing.T, x []int64, opts []par.Option) {
 	t.Helper()
 	want := slices.Compact(slices.Clone(x))
 	got := slices.Clone(x)
-	if k := len(CompactWith(got, opts...)); k != len(want) || !slices.Equal(got[:k], want) {
+	if k := len(Compact(got, opts...)); k != len(want) || !slices.Equal(got[:k], want) {
 		t.Fatalf("n=%d: CompactWith kept %d, want %d, or differs", len(x), k, len(want))
 	}
 	for i := len(want); i < len(x); i++ {
@@ -57,7 +58,7 @@ func checkCompact(t *testing.T, x []int64, opts []Option) {
 	near := func(a, b int64) bool { return a-b <= 1 && a >= b }
 	want = slices.CompactFunc(slices.Clone(x), near)
 	got = slices.Clone(x)
-	if k := len(CompactFuncWith(got, near, opts...)); k != len(want) || !slices.Equal(got[:k], want) {
+	if k := len(CompactFunc(got, near, opts...)); k != len(want) || !slices.Equal(got[:k], want) {
 		t.Fatalf("n=%d: CompactFuncWith kept %d, want %d, or differs", len(x), k, len(want))
 	}
 }
@@ -78,7 +79,7 @@ func TestCompactFuncRounds(t *testing.T) {
 			}
 			eq := func(a, b wideRecord) bool { return a.key == b.key }
 			want := slices.CompactFunc(slices.Clone(recs), eq)
-			got := CompactFuncWith(slices.Clone(recs), eq, WithPool(pool), WithCutoff(testCutoff))
+			got := CompactFunc(slices.Clone(recs), eq, par.WithPool(pool), par.Grain(testCutoff))
 			if !slices.Equal(got, want) {
 				t.Fatalf("pattern %s: CompactFuncWith differs from slices.CompactFunc", patterns[p].name)
 			}
@@ -93,7 +94,7 @@ func TestCompactNaN(t *testing.T) {
 		x[i] = []float64{1, math.NaN(), math.NaN(), 2}[i%4]
 	}
 	want := slices.Compact(slices.Clone(x))
-	got := CompactWith(slices.Clone(x), WithCutoff(testCutoff))
+	got := Compact(slices.Clone(x), par.Grain(testCutoff))
 	if !slices.EqualFunc(got, want, func(a, b float64) bool { return a == b || a != a && b != b }) {
 		t.Fatalf("Compact of NaNs: %v, want %v", got, want)
 	}
@@ -107,12 +108,12 @@ func TestCompactFuncPanic(t *testing.T) {
 		}
 		v := func() (v any) {
 			defer func() { v = panicValue(recover()) }()
-			CompactFuncWith(x, func(a, b int64) bool {
+			CompactFunc(x, func(a, b int64) bool {
 				if a == 12345 {
 					panic("eq saw 12345")
 				}
 				return a == b
-			}, WithPool(pool), WithCutoff(testCutoff))
+			}, par.WithPool(pool), par.Grain(testCutoff))
 			return nil
 		}()
 		if v != "eq saw 12345" {

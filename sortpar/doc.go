@@ -1,8 +1,9 @@
 // Package sortpar sorts slices in parallel on the core fork-join pool. Its
 // API mirrors package slices: Sort, SortFunc, SortStable, SortStableFunc,
 // IsSorted and IsSortedFunc take the same arguments and give the same
-// results, and the ...With forms take options (WithPool, WithCutoff).
-// Without WithPool every call runs on core.Default(). No call starts
+// results, and every function takes options: par.WithPool names the pool
+// (without it, the pool of the calling task, or core.Default()), and
+// par.Grain sets the cutoff below which work is done serially. No call starts
 // goroutines of its own: all parallelism is core.Join on the pool's workers,
 // and a sort called from inside a task of the pool runs on the calling
 // worker.
@@ -10,7 +11,7 @@
 // # Which algorithm runs when
 //
 // Every entry point first hands a slice shorter than the cutoff (8192
-// elements by default, 2048 for the stable sorts; WithCutoff to change) to
+// elements by default, 2048 for the stable sorts; par.Grain to change) to
 // the matching slices function. Longer slices are scanned in parallel once:
 // an already sorted
 // slice is returned as it is and a reversed one (non-increasing; strictly
@@ -18,16 +19,15 @@
 //
 //   - Sort on integers (any width, signed or not, named types too) and on
 //     floats: a parallel LSD radix sort, one byte per pass, passes whose byte
-//     is the same in every element skipped (radix.go). Floats are mapped to
+//     is the same in every element skipped. Floats are mapped to
 //     keys so that NaNs come first, exactly as slices.Sort orders them. It
 //     allocates one buffer of len(x) elements. Slices shorter than 16384
 //     elements use slices.Sort.
 //   - Sort on strings: the quicksort below on (eight cached bytes, string)
 //     pairs, the cached bytes being those right after the prefix every
 //     string shares, so that most comparisons never load string bytes
-//     (ordered.go). It allocates 24 bytes per string.
-//   - SortFunc: a parallel pattern-defeating quicksort
-//     (quicksort.go). It is pdqsort (Peters 2021) with both sides of each
+//     . It allocates 24 bytes per string.
+//   - SortFunc: a parallel pattern-defeating quicksort. It is pdqsort (Peters 2021) with both sides of each
 //     partition forked: Tukey-ninther pivots (the median of 31 pseudo-random
 //     samples for ranges of 16384 or more, which periodic inputs cannot
 //     defeat), pattern breaking after
@@ -36,11 +36,11 @@
 //     range has seen too many bad pivots (so O(n log n) comparisons even
 //     against McIlroy's adversary). Ranges of 65536 or more elements are
 //     partitioned by all workers together, the grouping of pivot copies
-//     too (partition.go); ranges shorter
+//     too; ranges shorter
 //     than the cutoff go to slices.SortFunc, which insertion-sorts tiny
 //     parts. It sorts in place.
 //   - SortStableFunc, and SortStable on floats: a parallel mergesort with
-//     one buffer of len(x) elements (mergesort.go). Halves are sorted in
+//     one buffer of len(x) elements. Halves are sorted in
 //     parallel, ping-ponging between the slice and the buffer, and merged by
 //     a parallel merge that cuts the two runs by binary search. Segments up
 //     to the cutoff are sorted serially by insertion-sorted blocks and
@@ -51,8 +51,8 @@
 //
 // # Merging, compacting and sorting by key
 //
-// Merge, MergeFunc, Compact, CompactFunc and SortStableByKey (and their
-// ...With forms) follow the same rules: the slices functions below the
+// Merge, MergeFunc, Compact, CompactFunc and SortStableByKey follow the same
+// rules: the slices functions below the
 // cutoff or with one worker, fork-join phases on the pool otherwise.
 //
 //   - Merge and MergeFunc: the parallel merge of the stable mergesort (the
@@ -88,7 +88,7 @@
 //
 // # Cutoffs
 //
-// The default thresholds are named constants in sort.go, measured on a
+// The default thresholds were measured on a
 // 2-core machine against package slices with two workers: random 16-byte
 // records by SortFunc break even near 4096 elements and gain 1.3x at
 // 8192-16384; int64 radix loses at 8192 and gains 1.3x at 16384; the

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/gofork/gofork/core"
+	"github.com/gofork/gofork/par"
 	"github.com/gofork/gofork/sortpar"
 )
 
@@ -39,14 +40,14 @@ func ExampleSortStableFunc() {
 	// Output: [{Alice 20} {Carol 20} {Bob 24} {Dave 24}]
 }
 
-func ExampleSortWith() {
+func ExampleSort_pool() {
 	pool := core.New(core.WithWorkers(2))
 	defer pool.Close()
 	x := make([]int64, 100_000)
 	for i := range x {
 		x[i] = int64((i * 7919) % len(x))
 	}
-	sortpar.SortWith(x, sortpar.WithPool(pool))
+	sortpar.Sort(x, par.WithPool(pool))
 	fmt.Println(x[:5], sortpar.IsSorted(x))
 	// Output: [0 1 2 3 4] true
 }

@@ -8,9 +8,10 @@ import (
 	"testing"
 
 	"github.com/gofork/gofork/core"
+	"github.com/gofork/gofork/par"
 )
 
-// FuzzSort compares SortWith, SortFuncWith and SortStableFuncWith with
+// FuzzSort compares Sort, SortFunc and SortStableFunc (with options) with
 // package slices on inputs decoded from data: int16s, float64s (any bit
 // pattern, NaNs included) and (key, index) pairs. cutoff and workers pick
 // the configuration. Seeds are in testdata/fuzz/FuzzSort.
@@ -19,7 +20,7 @@ func FuzzSort(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte, cutoff, workers uint8) {
 		pool := core.New(core.WithWorkers(int(workers%4) + 1))
 		defer pool.Close()
-		opts := []Option{WithPool(pool), WithCutoff(int(cutoff%64) + 2)}
+		opts := []par.Option{par.WithPool(pool), par.Grain(int(cutoff%64) + 2)}
 
 		ints := make([]int16, len(data)/2)
 		for i := range ints {
@@ -28,14 +29,14 @@ func FuzzSort(f *testing.F) {
 		want := slices.Clone(ints)
 		slices.Sort(want)
 		got := slices.Clone(ints)
-		SortWith(got, opts...)
+		Sort(got, opts...)
 		if !slices.Equal(got, want) {
-			t.Fatalf("SortWith(%v) = %v, want %v", ints, got, want)
+			t.Fatalf("Sort(%v) = %v, want %v", ints, got, want)
 		}
 		got = slices.Clone(ints)
-		SortFuncWith(got, cmp.Compare[int16], opts...)
+		SortFunc(got, cmp.Compare[int16], opts...)
 		if !slices.Equal(got, want) {
-			t.Fatalf("SortFuncWith(%v) = %v, want %v", ints, got, want)
+			t.Fatalf("SortFunc(%v) = %v, want %v", ints, got, want)
 		}
 
 		floats := make([]float64, len(data)/8)
@@ -45,10 +46,10 @@ func FuzzSort(f *testing.F) {
 		wantf := slices.Clone(floats)
 		slices.Sort(wantf)
 		gotf := slices.Clone(floats)
-		SortWith(gotf, opts...)
+		Sort(gotf, opts...)
 		if !slices.EqualFunc(gotf, wantf, func(a, b float64) bool { return cmp.Compare(a, b) == 0 }) ||
 			!sameMultiset(gotf, floats, floatBitsCmp) {
-			t.Fatalf("SortWith(%v) = %v, want %v", floats, gotf, wantf)
+			t.Fatalf("Sort(%v) = %v, want %v", floats, gotf, wantf)
 		}
 
 		p := make([]pair, len(data))
@@ -57,7 +58,7 @@ func FuzzSort(f *testing.F) {
 		}
 		wantp := slices.Clone(p)
 		slices.SortStableFunc(wantp, cmpPair)
-		SortStableFuncWith(p, cmpPair, opts...)
+		SortStableFunc(p, cmpPair, opts...)
 		if !slices.Equal(p, wantp) {
 			t.Fatalf("SortStableFuncWith = %v, want %v", p, wantp)
 		}

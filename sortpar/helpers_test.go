@@ -13,7 +13,7 @@ import (
 	"github.com/gofork/gofork/core"
 )
 
-// testCutoff is the WithCutoff the oracle tests use, so that inputs of a
+// testCutoff is the par.Grain the oracle tests use, so that inputs of a
 // few thousand elements already run every parallel path (parallel
 // partition from 8·testCutoff on).
 const testCutoff = 32

@@ -6,39 +6,32 @@ import (
 
 	"github.com/gofork/gofork/core"
 	"github.com/gofork/gofork/internal/overlap"
+	"github.com/gofork/gofork/par"
 )
 
 // Merge merges a and b, both sorted in ascending order (as by slices.Sort),
-// into dst, in parallel on core.Default(). The merge is stable: of equal
-// elements, a's come first. len(dst) must be len(a)+len(b) and dst must not
-// overlap a or b (a and b may overlap each other); Merge panics otherwise,
-// before writing anything. If a or b is not sorted, dst receives every
-// element of both in some order.
-func Merge[S ~[]E, E cmp.Ordered](dst, a, b S) {
-	MergeWith(dst, a, b)
-}
-
-// MergeWith is Merge with options (WithPool, WithCutoff).
-func MergeWith[S ~[]E, E cmp.Ordered](dst, a, b S, opts ...Option) {
+// into dst, in parallel. The merge is stable: of equal elements, a's come
+// first. len(dst) must be len(a)+len(b) and dst must not overlap a or b (a
+// and b may overlap each other); Merge panics otherwise, before writing
+// anything. If a or b is not sorted, dst receives every element of both in
+// some order. It takes Sort's options.
+func Merge[S ~[]E, E cmp.Ordered](dst, a, b S, opts ...par.Option) {
+	c := newConfig("sortpar.Merge", opts)
 	checkMerge("Merge", dst, a, b)
-	mergeWith(dst, a, b, mergeOrdered[E], cmp.Compare[E], opts)
+	mergeWith(dst, a, b, mergeOrdered[E], cmp.Compare[E], &c)
 }
 
 // MergeFunc is Merge for slices sorted by cmp (as by slices.SortFunc): of
 // elements equal by cmp, a's come first. cmp must be a strict weak ordering,
 // safe to call from several workers at once; if it panics, the panic reaches
 // the caller and dst is partly written.
-func MergeFunc[S ~[]E, E any](dst, a, b S, cmp func(x, y E) int) {
-	MergeFuncWith(dst, a, b, cmp)
-}
-
-// MergeFuncWith is MergeFunc with options (WithPool, WithCutoff).
-func MergeFuncWith[S ~[]E, E any](dst, a, b S, cmp func(x, y E) int, opts ...Option) {
+func MergeFunc[S ~[]E, E any](dst, a, b S, cmp func(x, y E) int, opts ...par.Option) {
 	if cmp == nil {
 		panic("sortpar: MergeFunc with a nil cmp")
 	}
+	c := newConfig("sortpar.MergeFunc", opts)
 	checkMerge("MergeFunc", dst, a, b)
-	mergeWith(dst, a, b, func(dst, a, b []E) { mergeRuns(dst, a, b, cmp) }, cmp, opts)
+	mergeWith(dst, a, b, func(dst, a, b []E) { mergeRuns(dst, a, b, cmp) }, cmp, &c)
 }
 
 // checkMerge panics unless dst can receive the merge of a and b.
@@ -58,8 +51,7 @@ func checkMerge[E any](name string, dst, a, b []E) {
 
 // mergeWith merges a and b into dst with the serial kernel leaf, in
 // parallel when dst is longer than the cutoff.
-func mergeWith[E any](dst, a, b []E, leaf func(dst, a, b []E), cmp func(x, y E) int, opts []Option) {
-	c := newConfig(opts)
+func mergeWith[E any](dst, a, b []E, leaf func(dst, a, b []E), cmp func(x, y E) int, c *config) {
 	if len(dst) < c.cutoff || c.pool.Workers() == 1 {
 		leaf(dst, a, b)
 		return

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/gofork/gofork/core"
+	"github.com/gofork/gofork/par"
 )
 
 // mergeSizes are the run lengths the merge tests pair up.
@@ -30,7 +31,7 @@ func sortedPattern(p, n int, seed uint64) []int64 {
 func TestMergeMatchesStableSort(t *testing.T) {
 	sizes := mergeSizes()
 	withPools(t, func(t *testing.T, pool *core.Pool) {
-		opts := []Option{WithPool(pool), WithCutoff(testCutoff)}
+		opts := []par.Option{par.WithPool(pool), par.Grain(testCutoff)}
 		for p := range patterns {
 			for i, na := range sizes {
 				// Pair each length with a few others, not all: the
@@ -59,12 +60,12 @@ func cmpPair64(a, b pair64) int { return cmp.Compare(a.key, b.key) }
 
 // checkMerges merges a and b with every form and compares with a stable
 // sort of a then b; (key, origin) pairs check that ties take a first.
-func checkMerges(t *testing.T, a, b []int64, opts []Option) {
+func checkMerges(t *testing.T, a, b []int64, opts []par.Option) {
 	t.Helper()
 	want := slices.Concat(a, b)
 	slices.Sort(want)
 	dst := make([]int64, len(a)+len(b))
-	MergeWith(dst, a, b, opts...)
+	Merge(dst, a, b, opts...)
 	if !slices.Equal(dst, want) {
 		t.Fatalf("na=%d nb=%d: MergeWith differs from slices.Sort", len(a), len(b))
 	}
@@ -80,7 +81,7 @@ func checkMerges(t *testing.T, a, b []int64, opts []Option) {
 	wantp := slices.Concat(pa, pb)
 	slices.SortStableFunc(wantp, cmpPair64)
 	dstp := make([]pair64, len(dst))
-	MergeFuncWith(dstp, pa, pb, cmpPair64, opts...)
+	MergeFunc(dstp, pa, pb, cmpPair64, opts...)
 	if !slices.Equal(dstp, wantp) {
 		t.Fatalf("na=%d nb=%d: MergeFuncWith is not the stable merge", len(a), len(b))
 	}
@@ -105,7 +106,7 @@ func TestMergeFloats(t *testing.T) {
 			want := slices.Concat(a, b)
 			slices.SortStableFunc(want, cmp.Compare[float64])
 			dst := make([]float64, len(want))
-			MergeWith(dst, a, b, WithPool(pool), WithCutoff(testCutoff))
+			Merge(dst, a, b, par.WithPool(pool), par.Grain(testCutoff))
 			if !slices.EqualFunc(dst, want, func(x, y float64) bool { return math.Float64bits(x) == math.Float64bits(y) }) {
 				t.Fatalf("n=%d: %v, want %v", n, dst, want)
 			}
@@ -128,7 +129,7 @@ func TestMergeUnsorted(t *testing.T) {
 			slices.Sort(a) // one sorted run, one not
 		}
 		dst := make([]int64, len(a)+len(b))
-		MergeWith(dst, a, b, WithCutoff(testCutoff))
+		Merge(dst, a, b, par.Grain(testCutoff))
 		if !sameMultiset(dst, slices.Concat(a, b), cmp.Compare[int64]) {
 			t.Fatalf("unsorted merge of %d and %d lost or duplicated elements", len(a), len(b))
 		}
@@ -177,12 +178,12 @@ func TestMergeFuncPanic(t *testing.T) {
 		dst := make([]int64, 40000)
 		v := func() (v any) {
 			defer func() { v = panicValue(recover()) }()
-			MergeFuncWith(dst, a, b, func(x, y int64) int {
+			MergeFunc(dst, a, b, func(x, y int64) int {
 				if x == 30001 || y == 30001 {
 					panic("cmp saw 30001")
 				}
 				return cmp.Compare(x, y)
-			}, WithPool(pool), WithCutoff(testCutoff))
+			}, par.WithPool(pool), par.Grain(testCutoff))
 			return nil
 		}()
 		if v != "cmp saw 30001" {

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/gofork/gofork/core"
+	"github.com/gofork/gofork/par"
 	"github.com/gofork/gofork/sortpar"
 )
 
@@ -18,7 +19,7 @@ func ExampleMerge() {
 	// Output: [1 2 3 4 5 7 9 11 16]
 }
 
-func ExampleMergeWith() {
+func ExampleMerge_options() {
 	pool := core.New(core.WithWorkers(2))
 	defer pool.Close()
 	a, b := make([]int, 50_000), make([]int, 50_000)
@@ -26,7 +27,7 @@ func ExampleMergeWith() {
 		a[i], b[i] = 2*i, 2*i+1
 	}
 	dst := make([]int, len(a)+len(b))
-	sortpar.MergeWith(dst, a, b, sortpar.WithPool(pool))
+	sortpar.Merge(dst, a, b, par.WithPool(pool))
 	fmt.Println(dst[:6], sortpar.IsSorted(dst))
 	// Output: [0 1 2 3 4 5] true
 }
@@ -44,13 +45,13 @@ func ExampleMergeFunc() {
 	// Output: [{1 mine-a} {1 yours-a} {2 yours-b} {3 mine-b}]
 }
 
-func ExampleMergeFuncWith() {
+func ExampleMergeFunc_options() {
 	a := []string{"apple", "Cherry"}
 	b := []string{"Banana", "date"}
 	dst := make([]string, 4)
-	sortpar.MergeFuncWith(dst, a, b, func(x, y string) int {
+	sortpar.MergeFunc(dst, a, b, func(x, y string) int {
 		return strings.Compare(strings.ToLower(x), strings.ToLower(y))
-	}, sortpar.WithCutoff(2))
+	}, par.Grain(2))
 	fmt.Println(dst)
 	// Output: [apple Banana Cherry date]
 }
@@ -61,12 +62,12 @@ func ExampleCompact() {
 	// Output: [1 2 3 1]
 }
 
-func ExampleCompactWith() {
+func ExampleCompact_options() {
 	x := make([]int, 100_000)
 	for i := range x {
 		x[i] = i / 1000
 	}
-	x = sortpar.CompactWith(x, sortpar.WithCutoff(1024))
+	x = sortpar.Compact(x, par.Grain(1024))
 	fmt.Println(len(x), x[:3])
 	// Output: 100 [0 1 2]
 }
@@ -77,10 +78,10 @@ func ExampleCompactFunc() {
 	// Output: [Go fork join]
 }
 
-func ExampleCompactFuncWith() {
+func ExampleCompactFunc_options() {
 	x := []float64{1.0, 1.05, 1.2, 2.0, 2.01}
 	near := func(a, b float64) bool { return a-b < 0.1 && b-a < 0.1 }
-	fmt.Println(sortpar.CompactFuncWith(x, near, sortpar.WithCutoff(2)))
+	fmt.Println(sortpar.CompactFunc(x, near, par.Grain(2)))
 	// Output: [1 1.2 2]
 }
 
@@ -95,14 +96,14 @@ func ExampleSortStableByKey() {
 	// Output: [{b -5} {d 12} {a 30} {c 30}]
 }
 
-func ExampleSortStableByKeyWith() {
+func ExampleSortStableByKey_options() {
 	pool := core.New(core.WithWorkers(2))
 	defer pool.Close()
 	x := make([]uint32, 100_000)
 	for i := range x {
 		x[i] = uint32(i*7919) % 1000
 	}
-	sortpar.SortStableByKeyWith(x, func(v uint32) uint32 { return v }, sortpar.WithPool(pool))
+	sortpar.SortStableByKey(x, func(v uint32) uint32 { return v }, par.WithPool(pool))
 	fmt.Println(x[:3], x[len(x)-1], sortpar.IsSorted(x))
 	// Output: [0 0 0] 999 true
 }

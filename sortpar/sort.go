@@ -2,16 +2,13 @@ package sortpar
 
 import (
 	"cmp"
-	"fmt"
+	"math"
 	"slices"
 
 	"github.com/gofork/gofork/core"
+	"github.com/gofork/gofork/internal/loop"
+	"github.com/gofork/gofork/par"
 )
-
-// Option configures a call of one of the ...With functions (SortWith,
-// MergeWith, CompactWith, SortStableByKeyWith, ...). A nil Option panics,
-// whatever the length of the input.
-type Option func(*config)
 
 // config holds the knobs of one sort call. Every threshold is a length in
 // elements; the defaults are the measured ones in defaultConfig.
@@ -37,7 +34,7 @@ type config struct {
 	stableMin int
 }
 
-// The measured defaults (see doc.go, "Cutoffs").
+// The measured defaults (see the package doc, "Cutoffs").
 const (
 	defaultCutoff       = 1 << 13
 	defaultParPartition = 1 << 16
@@ -56,84 +53,57 @@ func defaultConfig() config {
 	}
 }
 
-// WithPool runs the sort on p instead of core.Default(). p must not be nil
-// and must not be closed.
-func WithPool(p *core.Pool) Option {
-	if p == nil {
-		panic("sortpar: WithPool(nil)")
-	}
-	return func(c *config) { c.pool = p }
-}
+// settings are the options every function of the package takes:
+// par.WithPool, and par.Grain, which sets the cutoff.
+const settings = loop.SetPool | loop.SetGrain
 
-// WithCutoff sets the length below which work is done serially by package
-// slices (and by the serial kernels inside a parallel sort). Smaller values
-// create more, smaller tasks; n must be at least 2. All other thresholds are
-// scaled from it: parallel partitioning starts at 8·n, the radix sort and the
-// stable mergesort at n, parallel loops and merges split down to n/2.
-func WithCutoff(n int) Option {
-	if n < 2 {
-		panic(fmt.Sprintf("sortpar: WithCutoff(%d): cutoff must be at least 2", n))
-	}
-	return func(c *config) {
+// newConfig resolves the options of the entry point call.
+//
+// par.Grain(n) sets the length below which work is done serially by
+// package slices (and by the serial kernels inside a parallel sort), at
+// least 2. All other thresholds are scaled from it: parallel partitioning
+// starts at 8·n, the radix sort and the stable mergesort at n, parallel
+// loops and merges split down to n/2.
+func newConfig(call string, opts []par.Option) config {
+	lc := loop.Resolve(call, settings, opts)
+	c := defaultConfig()
+	c.pool = lc.Pool
+	if lc.Has(loop.SetGrain) {
+		n := int(max(min(lc.Grain, math.MaxInt32), 2))
 		c.cutoff = n
 		c.parPartition = 8 * n
 		c.radixMin = n
 		c.grain = max(n/2, 1)
 		c.stableMin = n
 	}
-}
-
-func newConfig(opts []Option) config {
-	c := defaultConfig()
-	for _, o := range opts {
-		if o == nil {
-			panic("sortpar: nil Option")
-		}
-		o(&c)
-	}
-	if c.pool == nil {
-		c.pool = core.Default()
-	}
 	return c
 }
 
-// Sort sorts x in ascending order, like slices.Sort, using all workers of
-// core.Default(). Integer and floating-point slices are radix sorted; other
-// ordered types (strings) are quicksorted in parallel. When sorting floats,
-// NaNs are ordered before other values, exactly as slices.Sort does; the
-// sort is not stable.
-func Sort[S ~[]E, E cmp.Ordered](x S) {
-	if len(x) < defaultCutoff {
+// Sort sorts x in ascending order, like slices.Sort, in parallel.
+// Integer and floating-point slices are radix sorted; other ordered types
+// (strings) are quicksorted in parallel. When sorting floats, NaNs are
+// ordered before other values, exactly as slices.Sort does; the sort is not
+// stable. It takes the options par.WithPool and par.Grain (the cutoff).
+func Sort[S ~[]E, E cmp.Ordered](x S, opts ...par.Option) {
+	if len(opts) == 0 && len(x) < defaultCutoff {
 		slices.Sort(x)
 		return
 	}
-	c := newConfig(nil)
-	sortOrdered([]E(x), &c)
-}
-
-// SortWith is Sort with options (WithPool, WithCutoff).
-func SortWith[S ~[]E, E cmp.Ordered](x S, opts ...Option) {
-	c := newConfig(opts)
+	c := newConfig("sortpar.Sort", opts)
 	sortOrdered([]E(x), &c)
 }
 
 // SortFunc sorts x in ascending order as determined by cmp, like
-// slices.SortFunc, with a parallel pattern-defeating quicksort on
-// core.Default(). cmp must be a strict weak ordering and safe to call from
-// several goroutines at once. The sort is not stable. If cmp panics, the
-// panic reaches the caller and x holds a permutation of its elements.
-func SortFunc[S ~[]E, E any](x S, cmp func(a, b E) int) {
-	if len(x) < defaultCutoff {
+// slices.SortFunc, with a parallel pattern-defeating quicksort. cmp must be
+// a strict weak ordering and safe to call from several goroutines at once.
+// The sort is not stable. If cmp panics, the panic reaches the caller and x
+// holds a permutation of its elements. It takes Sort's options.
+func SortFunc[S ~[]E, E any](x S, cmp func(a, b E) int, opts ...par.Option) {
+	if len(opts) == 0 && len(x) < defaultCutoff {
 		slices.SortFunc(x, cmp)
 		return
 	}
-	c := newConfig(nil)
-	sortFunc([]E(x), cmp, &c)
-}
-
-// SortFuncWith is SortFunc with options (WithPool, WithCutoff).
-func SortFuncWith[S ~[]E, E any](x S, cmp func(a, b E) int, opts ...Option) {
-	c := newConfig(opts)
+	c := newConfig("sortpar.SortFunc", opts)
 	sortFunc([]E(x), cmp, &c)
 }
 
@@ -141,58 +111,54 @@ func SortFuncWith[S ~[]E, E any](x S, cmp func(a, b E) int, opts ...Option) {
 // original order. For integers and strings, where equal elements cannot be
 // told apart, it is Sort; for floats (where -0 and +0, or two NaNs, compare
 // equal but differ) it is the parallel mergesort of SortStableFunc with
-// cmp.Compare, so NaNs come first, in their original order.
-func SortStable[S ~[]E, E cmp.Ordered](x S) {
-	c := newConfig(nil)
-	sortStableOrdered([]E(x), &c)
-}
-
-// SortStableWith is SortStable with options (WithPool, WithCutoff).
-func SortStableWith[S ~[]E, E cmp.Ordered](x S, opts ...Option) {
-	c := newConfig(opts)
+// cmp.Compare, so NaNs come first, in their original order. It takes
+// Sort's options.
+func SortStable[S ~[]E, E cmp.Ordered](x S, opts ...par.Option) {
+	c := newConfig("sortpar.SortStable", opts)
 	sortStableOrdered([]E(x), &c)
 }
 
 // SortStableFunc sorts x as determined by cmp keeping equal elements in
 // their original order, like slices.SortStableFunc, with a parallel
-// mergesort on core.Default(). It allocates one buffer of len(x) elements.
-// cmp must be a strict weak ordering and safe to call from several
-// goroutines at once. If cmp panics, the panic reaches the caller and x
-// holds a permutation of its elements.
-func SortStableFunc[S ~[]E, E any](x S, cmp func(a, b E) int) {
-	if len(x) < defaultStableMin {
+// mergesort. It allocates one buffer of len(x) elements. cmp must be a
+// strict weak ordering and safe to call from several goroutines at once. If
+// cmp panics, the panic reaches the caller and x holds a permutation of its
+// elements. It takes Sort's options.
+func SortStableFunc[S ~[]E, E any](x S, cmp func(a, b E) int, opts ...par.Option) {
+	if len(opts) == 0 && len(x) < defaultStableMin {
 		slices.SortStableFunc(x, cmp)
 		return
 	}
-	c := newConfig(nil)
-	sortStableFunc([]E(x), cmp, &c)
-}
-
-// SortStableFuncWith is SortStableFunc with options (WithPool, WithCutoff).
-func SortStableFuncWith[S ~[]E, E any](x S, cmp func(a, b E) int, opts ...Option) {
-	c := newConfig(opts)
+	c := newConfig("sortpar.SortStableFunc", opts)
 	sortStableFunc([]E(x), cmp, &c)
 }
 
 // IsSorted reports whether x is sorted in ascending order, like
-// slices.IsSorted; long slices are checked by all workers of core.Default().
-func IsSorted[S ~[]E, E cmp.Ordered](x S) bool {
-	if len(x) < defaultCutoff {
+// slices.IsSorted; long slices are checked in parallel. It takes Sort's
+// options.
+func IsSorted[S ~[]E, E cmp.Ordered](x S, opts ...par.Option) bool {
+	if len(opts) == 0 && len(x) < defaultCutoff {
 		return slices.IsSorted(x)
 	}
-	c := newConfig(nil)
+	c := newConfig("sortpar.IsSorted", opts)
+	if len(x) < c.cutoff {
+		return slices.IsSorted(x)
+	}
 	sorted, _ := scanOrdered([]E(x), false, &c)
 	return sorted
 }
 
 // IsSortedFunc reports whether x is sorted in ascending order as determined
-// by cmp, like slices.IsSortedFunc; long slices are checked by all workers of
-// core.Default().
-func IsSortedFunc[S ~[]E, E any](x S, cmp func(a, b E) int) bool {
-	if len(x) < defaultCutoff {
+// by cmp, like slices.IsSortedFunc; long slices are checked in parallel. It
+// takes Sort's options.
+func IsSortedFunc[S ~[]E, E any](x S, cmp func(a, b E) int, opts ...par.Option) bool {
+	if len(opts) == 0 && len(x) < defaultCutoff {
 		return slices.IsSortedFunc(x, cmp)
 	}
-	c := newConfig(nil)
+	c := newConfig("sortpar.IsSortedFunc", opts)
+	if len(x) < c.cutoff {
+		return slices.IsSortedFunc(x, cmp)
+	}
 	sorted, _ := scanFunc([]E(x), cmp, false, &c)
 	return sorted
 }

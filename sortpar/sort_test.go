@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/gofork/gofork/core"
+	"github.com/gofork/gofork/par"
 )
 
 // forEachInput runs f on every pattern × size, with a fresh copy per call.
@@ -28,9 +29,9 @@ func TestSortInt64(t *testing.T) {
 		forEachInput(t, func(t *testing.T, x []int64) {
 			want := slices.Clone(x)
 			slices.Sort(want)
-			SortWith(x, WithPool(pool), WithCutoff(testCutoff))
+			Sort(x, par.WithPool(pool), par.Grain(testCutoff))
 			if !slices.Equal(x, want) {
-				t.Fatalf("n=%d: SortWith differs from slices.Sort", len(x))
+				t.Fatalf("n=%d: Sort differs from slices.Sort", len(x))
 			}
 		})
 	})
@@ -43,7 +44,7 @@ func TestSortKinds(t *testing.T) {
 	type id uint16
 	withPools(t, func(t *testing.T, pool *core.Pool) {
 		forEachInput(t, func(t *testing.T, x []int64) {
-			opts := []Option{WithPool(pool), WithCutoff(testCutoff)}
+			opts := []par.Option{par.WithPool(pool), par.Grain(testCutoff)}
 			checkOrdered(t, conv[int8](x), opts)
 			checkOrdered(t, conv[uint8](x), opts)
 			checkOrdered(t, conv[int16](x), opts)
@@ -71,17 +72,17 @@ func conv[T int8 | uint8 | int16 | int32 | uint32 | uint64 | int | uintptr | ~fl
 	return y
 }
 
-func checkOrdered[E cmp.Ordered](t *testing.T, x []E, opts []Option) {
+func checkOrdered[E cmp.Ordered](t *testing.T, x []E, opts []par.Option) {
 	t.Helper()
 	want := slices.Clone(x)
 	slices.Sort(want)
 	got := slices.Clone(x)
-	SortWith(got, opts...)
+	Sort(got, opts...)
 	if !slices.Equal(got, want) {
-		t.Fatalf("%T n=%d: SortWith differs from slices.Sort", x, len(x))
+		t.Fatalf("%T n=%d: Sort differs from slices.Sort", x, len(x))
 	}
 	got = slices.Clone(x)
-	SortStableWith(got, opts...)
+	SortStable(got, opts...)
 	if !slices.Equal(got, want) {
 		t.Fatalf("%T n=%d: SortStableWith differs from slices.Sort", x, len(x))
 	}
@@ -114,33 +115,33 @@ func TestSortFloatNaN(t *testing.T) {
 			want := slices.Clone(f)
 			slices.Sort(want)
 			got := slices.Clone(f)
-			SortWith(got, WithPool(pool), WithCutoff(testCutoff))
+			Sort(got, par.WithPool(pool), par.Grain(testCutoff))
 			// Unstable: equal under cmp.Compare is all we can ask, plus
 			// nothing lost (bits multiset).
 			if !slices.EqualFunc(got, want, func(a, b float64) bool { return cmp.Compare(a, b) == 0 }) {
-				t.Fatalf("n=%d: SortWith(float64) differs from slices.Sort", len(f))
+				t.Fatalf("n=%d: Sort(float64) differs from slices.Sort", len(f))
 			}
 			if !sameMultiset(got, f, floatBitsCmp) {
-				t.Fatalf("n=%d: SortWith(float64) lost or duplicated elements", len(f))
+				t.Fatalf("n=%d: Sort(float64) lost or duplicated elements", len(f))
 			}
 			// Stable: bit-for-bit what slices.SortStableFunc gives.
 			want = slices.Clone(f)
 			slices.SortStableFunc(want, cmp.Compare[float64])
 			got = slices.Clone(f)
-			SortStableWith(got, WithPool(pool), WithCutoff(testCutoff))
+			SortStable(got, par.WithPool(pool), par.Grain(testCutoff))
 			if !slices.EqualFunc(got, want, func(a, b float64) bool { return floatBitsCmp(a, b) == 0 }) {
-				t.Fatalf("n=%d: SortStableWith(float64) differs bitwise from slices.SortStableFunc", len(f))
+				t.Fatalf("n=%d: SortStable(float64) differs bitwise from slices.SortStableFunc", len(f))
 			}
 			f32 := make([]float32, len(f))
 			for i, v := range f {
 				f32[i] = float32(v)
 			}
 			got32 := slices.Clone(f32)
-			SortWith(got32, WithPool(pool), WithCutoff(testCutoff))
+			Sort(got32, par.WithPool(pool), par.Grain(testCutoff))
 			want32 := slices.Clone(f32)
 			slices.Sort(want32)
 			if !slices.EqualFunc(got32, want32, func(a, b float32) bool { return cmp.Compare(a, b) == 0 }) {
-				t.Fatalf("n=%d: SortWith(float32) differs from slices.Sort", len(f))
+				t.Fatalf("n=%d: Sort(float32) differs from slices.Sort", len(f))
 			}
 		})
 	})
@@ -166,7 +167,7 @@ func TestSortFunc(t *testing.T) {
 			want := slices.Clone(p)
 			slices.SortFunc(want, cmpPair)
 			got := slices.Clone(p)
-			SortFuncWith(got, cmpPair, WithPool(pool), WithCutoff(testCutoff))
+			SortFunc(got, cmpPair, par.WithPool(pool), par.Grain(testCutoff))
 			if !slices.EqualFunc(got, want, func(a, b pair) bool { return a.key == b.key }) {
 				t.Fatalf("n=%d: SortFuncWith keys differ from slices.SortFunc", len(x))
 			}
@@ -185,7 +186,7 @@ func TestSortStableFunc(t *testing.T) {
 				want := slices.Clone(p)
 				slices.SortStableFunc(want, cmpPair)
 				got := slices.Clone(p)
-				SortStableFuncWith(got, cmpPair, WithPool(pool), WithCutoff(testCutoff))
+				SortStableFunc(got, cmpPair, par.WithPool(pool), par.Grain(testCutoff))
 				if !slices.Equal(got, want) {
 					t.Fatalf("n=%d distinct=%d: SortStableFuncWith differs from slices.SortStableFunc", len(x), distinct)
 				}
@@ -230,7 +231,7 @@ func TestDefaultEntryPoints(t *testing.T) {
 
 func TestIsSorted(t *testing.T) {
 	withPools(t, func(t *testing.T, pool *core.Pool) {
-		c := newConfig([]Option{WithPool(pool), WithCutoff(testCutoff)})
+		c := newConfig("test", []par.Option{par.WithPool(pool), par.Grain(testCutoff)})
 		for _, n := range testSizes(maxTestSize()) {
 			x := genPattern(1, n, 1) // sorted
 			for _, at := range []int{-1, 0, n / 2, n - 1} {
@@ -274,7 +275,7 @@ func TestAdversary(t *testing.T) {
 				}
 				// Call the quicksort itself: SortFunc's opening scan would
 				// let the adversary settle on a sorted input at once.
-				c := newConfig([]Option{WithPool(pool), WithCutoff(cutoff)})
+				c := newConfig("test", []par.Option{par.WithPool(pool), par.Grain(cutoff)})
 				quicksort(x, adv.cmp, func(s []int) { slices.SortFunc(s, adv.cmp) }, &c)
 				if adv.ncmp > maxcmp {
 					t.Fatalf("%d comparisons for n=%d, want <= 4·n·lg n = %d", adv.ncmp, n, maxcmp)
@@ -344,16 +345,16 @@ func TestPanickingCmpOnce(t *testing.T) {
 	for _, workers := range []int{2, 3} {
 		pool := core.New(core.WithWorkers(workers))
 		defer pool.Close()
-		opts := []Option{WithPool(pool), WithCutoff(testCutoff)}
+		opts := []par.Option{par.WithPool(pool), par.Grain(testCutoff)}
 		var total atomic.Int64
-		SortStableFuncWith(slices.Clone(base), func(a, b int64) int { total.Add(1); return cmp.Compare(a, b) }, opts...)
+		SortStableFunc(slices.Clone(base), func(a, b int64) int { total.Add(1); return cmp.Compare(a, b) }, opts...)
 		for range rounds {
 			x := slices.Clone(base)
 			after := 1 + rng.Int64N(total.Load())
 			var count atomic.Int64
 			r := func() (r any) {
 				defer func() { r = recover() }()
-				SortStableFuncWith(x, func(a, b int64) int {
+				SortStableFunc(x, func(a, b int64) int {
 					if count.Add(1) == after {
 						panic("boom")
 					}
@@ -384,10 +385,10 @@ func TestPanickingCmp(t *testing.T) {
 	base := genPattern(0, n, 9)
 	sorts := []struct {
 		name string
-		sort func(x []int64, cmp func(a, b int64) int, opts ...Option)
+		sort func(x []int64, cmp func(a, b int64) int, opts ...par.Option)
 	}{
-		{"SortFuncWith", SortFuncWith[[]int64, int64]},
-		{"SortStableFuncWith", SortStableFuncWith[[]int64, int64]},
+		{"SortFunc", SortFunc[[]int64, int64]},
+		{"SortStableFunc", SortStableFunc[[]int64, int64]},
 	}
 	withPools(t, func(t *testing.T, pool *core.Pool) {
 		for _, s := range sorts {
@@ -401,7 +402,7 @@ func TestPanickingCmp(t *testing.T) {
 							panic("boom")
 						}
 						return cmp.Compare(a, b)
-					}, WithPool(pool), WithCutoff(testCutoff))
+					}, par.WithPool(pool), par.Grain(testCutoff))
 					return nil
 				}()
 				if r == nil {
@@ -418,24 +419,21 @@ func TestPanickingCmp(t *testing.T) {
 	})
 }
 
-func TestOptionPanics(t *testing.T) {
-	for _, tc := range []struct {
-		name string
-		f    func()
-		want string
-	}{
-		{"WithPool(nil)", func() { WithPool(nil) }, "sortpar: WithPool(nil)"},
-		{"WithCutoff(1)", func() { WithCutoff(1) }, "sortpar: WithCutoff(1): cutoff must be at least 2"},
-	} {
-		func() {
-			defer func() {
-				if r := recover(); r != tc.want {
-					t.Errorf("%s: panic %v, want %q", tc.name, r, tc.want)
-				}
-			}()
-			tc.f()
-		}()
-	}
+// TestGrainOne checks that par.Grain(1), below the smallest cutoff a sort
+// can use, sorts with the cutoff 2.
+func TestGrainOne(t *testing.T) {
+	withPools(t, func(t *testing.T, pool *core.Pool) {
+		x := genPattern(0, 5000, 9)
+		want := slices.Clone(x)
+		slices.Sort(want)
+		Sort(x, par.WithPool(pool), par.Grain(1))
+		if !slices.Equal(x, want) {
+			t.Fatal("Sort with par.Grain(1) did not sort")
+		}
+		if c := newConfig("test", []par.Option{par.Grain(1)}); c.cutoff != 2 {
+			t.Fatalf("par.Grain(1) gave the cutoff %d, want 2", c.cutoff)
+		}
+	})
 }
 
 // TestStringsLong sorts strings with shared prefixes through the parallel
@@ -450,7 +448,7 @@ func TestStringsLong(t *testing.T) {
 	checkStrings(t, x, "long")
 }
 
-// checkStrings sorts x with SortWith on every test pool and compares the
+// checkStrings sorts x with Sort on every test pool and compares the
 // result with slices.Sort's.
 func checkStrings(t *testing.T, x []string, what string) {
 	t.Helper()
@@ -458,7 +456,7 @@ func checkStrings(t *testing.T, x []string, what string) {
 	slices.Sort(want)
 	withPools(t, func(t *testing.T, pool *core.Pool) {
 		got := slices.Clone(x)
-		SortWith(got, WithPool(pool), WithCutoff(testCutoff))
+		Sort(got, par.WithPool(pool), par.Grain(testCutoff))
 		if !slices.Equal(got, want) {
 			t.Fatalf("%s: strings differ from slices.Sort", what)
 		}
@@ -496,10 +494,10 @@ func TestSortInsideTask(t *testing.T) {
 		slices.SortStableFunc(wantB, cmpPair)
 		core.Run(pool, func(w *core.Worker) struct{} {
 			core.Join(w, func(*core.Worker, int) struct{} {
-				SortWith(a, WithPool(pool), WithCutoff(testCutoff))
+				Sort(a, par.WithPool(pool), par.Grain(testCutoff))
 				return struct{}{}
 			}, 0, func(*core.Worker, int) struct{} {
-				SortStableFuncWith(b, cmpPair, WithPool(pool), WithCutoff(testCutoff))
+				SortStableFunc(b, cmpPair, par.WithPool(pool), par.Grain(testCutoff))
 				return struct{}{}
 			}, 0)
 			return struct{}{}

@@ -27,7 +27,7 @@
 // node's state, depth and range by value in four machine words, so a fork
 // allocates nothing. A task walks its range in the serial order with the
 // serial search's own code, checking once per internal node whether another
-// worker is out of work (core.Worker.Hungry), and forks on demand (walk.go):
+// worker is out of work (core.Worker.Hungry), and forks on demand:
 // when a task starts, while the worker has few forks waiting for thieves
 // (core.Worker.Pending), it splits a large range in halves; and when a
 // worker is hungry, it promotes the siblings left at the shallowest level of
@@ -43,7 +43,7 @@
 // (sha1spawn_amd64.s); elsewhere, or with the purego build tag, an unrolled
 // Go version that folds the message's constant words does. A Geometric
 // node's draw, floor(ln(1-u)/ln(1-p)), is a table lookup with the same
-// results (see cuts in children.go).
+// results.
 //
 // The command cmd/uts runs a search from the command line, like the
 // reference program.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/gofork/gofork/core"
+	"github.com/gofork/gofork/par"
 	"github.com/gofork/gofork/uts"
 )
 
@@ -11,7 +12,7 @@ func ExampleSearch() {
 	pool := core.New(core.WithWorkers(2))
 	defer pool.Close()
 
-	r := uts.Search(uts.T3, uts.WithPool(pool))
+	r := uts.Search(uts.T3, par.WithPool(pool))
 	fmt.Printf("T3: %d nodes, depth %d, %d leaves\n", r.Nodes, r.MaxDepth, r.Leaves)
 	// Output:
 	// T3: 4112897 nodes, depth 1572, 3599034 leaves

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/gofork/gofork/core"
+	"github.com/gofork/gofork/par"
 )
 
 // BenchmarkSearchRatios runs serial, p=1 and p=2 back to back in every
@@ -31,9 +32,9 @@ func BenchmarkSearchRatios(b *testing.B) {
 				t0 := time.Now()
 				SearchSerial(c.t)
 				t1 := time.Now()
-				Search(c.t, WithPool(p1))
+				Search(c.t, par.WithPool(p1))
 				t2 := time.Now()
-				Search(c.t, WithPool(p2))
+				Search(c.t, par.WithPool(p2))
 				t3 := time.Now()
 				s := t1.Sub(t0).Seconds()
 				ts = append(ts, s)

@@ -1,6 +1,10 @@
 package uts
 
-import "github.com/gofork/gofork/core"
+import (
+	"github.com/gofork/gofork/core"
+	"github.com/gofork/gofork/internal/loop"
+	"github.com/gofork/gofork/par"
+)
 
 // Result is what a search counts: every node of the tree (the root
 // included), the nodes without children, and the largest depth of any node
@@ -13,24 +17,6 @@ type Result struct {
 // add merges the counts of two disjoint parts of a tree.
 func (r Result) add(o Result) Result {
 	return Result{Nodes: r.Nodes + o.Nodes, Leaves: r.Leaves + o.Leaves, MaxDepth: max(r.MaxDepth, o.MaxDepth)}
-}
-
-// Option configures Search. A nil Option panics.
-type Option func(*options)
-
-type options struct {
-	pool *core.Pool
-	// promoteAlways makes every walk act as if a worker were hungry, so
-	// that tests exercise promotion at every internal node.
-	promoteAlways bool
-}
-
-// WithPool runs the search on p instead of core.Default().
-func WithPool(p *core.Pool) Option {
-	if p == nil {
-		panic("uts: WithPool(nil)")
-	}
-	return func(o *options) { o.pool = p }
 }
 
 // compile checks t and returns its rule, panicking on a bad field.
@@ -76,26 +62,24 @@ func (r *rule) serial(s *state, h, n int, res *Result) {
 	}
 }
 
-// Search walks the whole tree as fork-join tasks on a core pool
-// (core.Default() unless WithPool names another) and returns its counts,
-// which are always those of SearchSerial. It panics if a field of t is out
-// of range (see Parse for the ranges).
+// Search walks the whole tree as fork-join tasks and returns its counts,
+// which are always those of SearchSerial. Its one option is par.WithPool. It
+// panics if a field of t is out of range (see Parse for the ranges).
 //
 // A task owns a range of one node's children: the node's 20-byte state, its
 // depth and the range travel by value in the task, so a fork allocates
-// nothing. See walk.go for how the tree is walked and when it forks.
-func Search(t Tree, opts ...Option) Result {
+// nothing (see the package doc for how the tree is walked and when it
+// forks).
+func Search(t Tree, opts ...par.Option) Result {
+	pool := loop.Resolve("uts.Search", loop.SetPool, opts).Pool
+	return searchOn(t, pool, false)
+}
+
+// searchOn is Search on pool; promoteAlways makes every walk act as if a
+// worker were hungry, so that tests exercise promotion at every internal
+// node.
+func searchOn(t Tree, pool *core.Pool, promoteAlways bool) Result {
 	r := compile(t)
-	var o options
-	for _, opt := range opts {
-		if opt == nil {
-			panic("uts: nil Option")
-		}
-		opt(&o)
-	}
-	if o.pool == nil {
-		o.pool = core.Default()
-	}
 	root := rootState(uint32(t.Seed))
 	n := r.numChildren(&root, 0)
 	res := Result{Nodes: 1}
@@ -103,9 +87,9 @@ func Search(t Tree, opts ...Option) Result {
 		res.Leaves = 1
 		return res
 	}
-	x := newSearch(r, o.pool.MaxWorkerID())
-	x.promoteAlways = o.promoteAlways
+	x := newSearch(r, pool.MaxWorkerID())
+	x.promoteAlways = promoteAlways
 	defer x.release()
 	all := newTask(pack(&root), 0, 0, n)
-	return res.add(core.Run(o.pool, func(w *core.Worker) Result { return x.task(w, all) }))
+	return res.add(core.Run(pool, func(w *core.Worker) Result { return x.task(w, all) }))
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/gofork/gofork/core"
+	"github.com/gofork/gofork/par"
 )
 
 // published are reference trees with the sizes published in the UTS 2.1
@@ -77,7 +78,7 @@ func TestPublishedCounts(t *testing.T) {
 				t.Errorf("SearchSerial = %+v, want %+v", got, c.want)
 			}
 			withPools(t, func(t *testing.T, p *core.Pool) {
-				if got := Search(tree, WithPool(p)); got != c.want {
+				if got := Search(tree, par.WithPool(p)); got != c.want {
 					t.Errorf("Search = %+v, want %+v", got, c.want)
 				}
 			})
@@ -189,7 +190,7 @@ func TestMatchesReference(t *testing.T) {
 		}
 		for _, n := range workerCounts {
 			p := core.New(core.WithWorkers(n))
-			if got := Search(tree, WithPool(p)); got != want {
+			if got := Search(tree, par.WithPool(p)); got != want {
 				t.Errorf("Search(%s) on %d workers = %+v, reference %+v", args, n, got, want)
 			}
 			p.Close()
@@ -266,11 +267,11 @@ func TestSearchPanicsOnBadTree(t *testing.T) {
 			}
 		}
 	}
-	if v := panicValue(func() { WithPool(nil) }); v == nil {
-		t.Error("WithPool(nil) did not panic")
+	if v := panicValue(func() { Search(Tree{Type: Geometric, Depth: 1}, nil) }); fmt.Sprint(v) != "uts: nil Option passed to uts.Search" {
+		t.Errorf("Search with a nil Option panicked with %v", v)
 	}
-	if v := panicValue(func() { Search(Tree{Type: Geometric, Depth: 1}, nil) }); fmt.Sprint(v) != "uts: nil Option" {
-		t.Errorf("Search with a nil Option panicked with %v, want \"uts: nil Option\"", v)
+	if v := panicValue(func() { Search(Tree{Type: Geometric, Depth: 1}, par.Grain(2)) }); fmt.Sprint(v) != "uts: option par.Grain does not apply to uts.Search" {
+		t.Errorf("Search with par.Grain panicked with %v", v)
 	}
 }
 
@@ -293,8 +294,8 @@ func TestSearchAllocs(t *testing.T) {
 	}
 	p := core.New(core.WithWorkers(1))
 	defer p.Close()
-	a := count(func() { Search(small, WithPool(p)) })
-	b := count(func() { Search(large, WithPool(p)) })
+	a := count(func() { Search(small, par.WithPool(p)) })
+	b := count(func() { Search(large, par.WithPool(p)) })
 	if b > a {
 		t.Errorf("Search on 1 worker allocates %v times on the small tree, %v on the large one", a, b)
 	}
@@ -306,8 +307,8 @@ func TestSearchAllocs(t *testing.T) {
 	if d, s := SearchSerial(T3).MaxDepth, SearchSerial(shallow).MaxDepth; d < 20*s {
 		t.Fatalf("trees too alike: depths %d and %d", d, s)
 	}
-	a = count(func() { Search(shallow, WithPool(p)) })
-	b = count(func() { Search(T3, WithPool(p)) })
+	a = count(func() { Search(shallow, par.WithPool(p)) })
+	b = count(func() { Search(T3, par.WithPool(p)) })
 	if b > a {
 		t.Errorf("Search on 1 worker allocates %v times on a shallow Binomial tree, %v on T3", a, b)
 	}
@@ -317,7 +318,6 @@ func TestSearchAllocs(t *testing.T) {
 // and checks the counts against the serial search: every node must be
 // counted once however the open ranges are cut and forked.
 func TestPromotion(t *testing.T) {
-	always := func(o *options) { o.promoteAlways = true }
 	trees := []Tree{T1, T3}
 	if testing.Short() || raceEnabled {
 		trees = nil
@@ -343,11 +343,11 @@ func TestPromotion(t *testing.T) {
 	for _, tree := range trees {
 		want := SearchSerial(tree)
 		withPools(t, func(t *testing.T, p *core.Pool) {
-			if got := Search(tree, WithPool(p), always); got != want {
+			if got := searchOn(tree, p, true); got != want {
 				t.Errorf("Search(%v) promoting everywhere = %+v, serial %+v", tree, got, want)
 			}
 		})
-		if got := Search(tree, WithPool(p8)); got != want {
+		if got := Search(tree, par.WithPool(p8)); got != want {
 			t.Errorf("Search(%v) on 8 workers = %+v, serial %+v", tree, got, want)
 		}
 	}

@@ -68,7 +68,7 @@ type search struct {
 	open atomic.Pointer[[]*openRanges]
 	grow sync.Mutex
 
-	promoteAlways bool // see options
+	promoteAlways bool // see searchOn
 }
 
 func newSearch(r *rule, workers int) *search {

@@ -5,9 +5,11 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"gonum.org/v1/gonum/mat"
+
 	"github.com/gofork/gofork/core"
 	"github.com/gofork/gofork/linalg"
-	"gonum.org/v1/gonum/mat"
+	"github.com/gofork/gofork/par"
 )
 
 // matmul: C = A·B for dense n×n float64 matrices with linalg.Mul against
@@ -72,7 +74,7 @@ func setupMatmul(variant string, p int, quick bool) (*job, error) {
 		j.run = func() { c.Mul(a, b) }
 	case variantGofork:
 		pool := core.New(core.WithWorkers(p))
-		j.run = func() { linalg.Mul(c, a, b, linalg.WithPool(pool)) }
+		j.run = func() { linalg.Mul(c, a, b, par.WithPool(pool)) }
 		j.close = pool.Close
 	default:
 		return nil, fmt.Errorf("matmul: no variant %q", variant)

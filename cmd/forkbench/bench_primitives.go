@@ -343,10 +343,10 @@ func setupPrimSortByKey(variant string, p, n int) (*job, error) {
 	return primBind("prim-sortbykey", variant, p, j,
 		func() { slices.SortStableFunc(s, byKey) },
 		func(pool *core.Pool) func() {
-			return func() { sortpar.SortStableByKeyWith(s, key, sortpar.WithPool(pool)) }
+			return func() { sortpar.SortStableByKey(s, key, par.WithPool(pool)) }
 		},
 		func(pool *core.Pool) func() {
-			return func() { sortpar.SortStableFuncWith(s, byKey, sortpar.WithPool(pool)) }
+			return func() { sortpar.SortStableFunc(s, byKey, par.WithPool(pool)) }
 		})
 }
 
@@ -443,7 +443,7 @@ func setupPrimMerge(variant string, p, n int) (*job, error) {
 	}
 	return primBind("prim-merge", variant, p, j,
 		func() { msMerge(a, b, dst) }, // the two-finger merge
-		func(pool *core.Pool) func() { return func() { sortpar.MergeWith(dst, a, b, sortpar.WithPool(pool)) } }, nil)
+		func(pool *core.Pool) func() { return func() { sortpar.Merge(dst, a, b, par.WithPool(pool)) } }, nil)
 }
 
 func setupPrimCompact(variant string, p, n int) (*job, error) {
@@ -465,7 +465,7 @@ func setupPrimCompact(variant string, p, n int) (*job, error) {
 		}
 	}
 	return setupPacked("prim-compact", variant, p, in, want, slices.Compact[[]int64],
-		func(pool *core.Pool, s []int64) []int64 { return sortpar.CompactWith(s, sortpar.WithPool(pool)) })
+		func(pool *core.Pool, s []int64) []int64 { return sortpar.Compact(s, par.WithPool(pool)) })
 }
 
 // setupPrimIndexFunc: zeros with a one at n-1, or at primEarlyAt searched

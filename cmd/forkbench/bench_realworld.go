@@ -254,7 +254,7 @@ func setupServer(variant string, p, bigN int, q float64) (*job, error) {
 		sort = func(x []int) { slices.Sort(x) }
 	case variantGofork:
 		pool = core.New(core.WithWorkers(p))
-		sort = func(x []int) { sortpar.SortWith(x, sortpar.WithPool(pool)) }
+		sort = func(x []int) { sortpar.Sort(x, par.WithPool(pool)) }
 	default:
 		return nil, fmt.Errorf("server: no variant %q", variant)
 	}

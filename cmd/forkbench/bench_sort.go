@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/gofork/gofork/core"
+	"github.com/gofork/gofork/par"
 	"github.com/gofork/gofork/sortpar"
 )
 
@@ -46,7 +47,7 @@ func setupSort(variant string, p int, quick bool) (*job, error) {
 		j.run = func() { slices.Sort(data) }
 	case variantGofork:
 		pool := core.New(core.WithWorkers(p))
-		j.run = func() { sortpar.SortWith(data, sortpar.WithPool(pool)) }
+		j.run = func() { sortpar.Sort(data, par.WithPool(pool)) }
 		j.close = pool.Close
 	default:
 		return nil, fmt.Errorf("sort: no variant %q", variant)

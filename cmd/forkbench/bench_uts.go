@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/gofork/gofork/core"
+	"github.com/gofork/gofork/par"
 	"github.com/gofork/gofork/uts"
 )
 
@@ -76,7 +77,7 @@ func setupUTS(c utsCase, variant string, p int, quick bool) (*job, error) {
 		j.run = func() { got = uts.SearchSerial(tree) }
 	case variantGofork:
 		pool := core.New(core.WithWorkers(p))
-		j.run = func() { got = uts.Search(tree, uts.WithPool(pool)) }
+		j.run = func() { got = uts.Search(tree, par.WithPool(pool)) }
 		j.close = pool.Close
 	default:
 		return nil, fmt.Errorf("%s: no variant %q", c.name, variant)

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/gofork/gofork/core"
+	"github.com/gofork/gofork/par"
 	"github.com/gofork/gofork/uts"
 )
 
@@ -155,7 +156,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	} else {
 		pool := core.New(core.WithWorkers(o.workers))
 		start = time.Now()
-		res = uts.Search(tree, uts.WithPool(pool))
+		res = uts.Search(tree, par.WithPool(pool))
 		pool.Close()
 	}
 	sec := time.Since(start).Seconds()

@@ -81,7 +81,7 @@ func TestIterationsWaitOnGoroutines(t *testing.T) {
 							go func() {
 								defer wg.Done()
 								xs := randomInts(rngs[j], n)
-								sortpar.SortWith(xs, sortpar.WithPool(pool))
+								sortpar.Sort(xs, par.WithPool(pool))
 								check(xs)
 							}()
 						}
@@ -92,7 +92,7 @@ func TestIterationsWaitOnGoroutines(t *testing.T) {
 					for j := range 2 {
 						g.Go(func() error {
 							xs := randomInts(rngs[j], n)
-							sortpar.SortWith(xs, sortpar.WithPool(pool))
+							sortpar.Sort(xs, par.WithPool(pool))
 							check(xs)
 							return nil
 						})

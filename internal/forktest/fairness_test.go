@@ -10,6 +10,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/gofork/gofork/core"
+	"github.com/gofork/gofork/par"
 	"github.com/gofork/gofork/sortpar"
 )
 
@@ -35,7 +36,7 @@ func TestSmallRootsBesideABigOne(t *testing.T) {
 	bigDone := make(chan time.Duration)
 	go func() {
 		start := time.Now()
-		sortpar.SortWith(big, sortpar.WithPool(pool))
+		sortpar.Sort(big, par.WithPool(pool))
 		bigDone <- time.Since(start)
 	}()
 	var mu sync.Mutex
@@ -55,7 +56,7 @@ loop:
 			defer wg.Done()
 			xs := randomInts(rand.New(rand.NewPCG(k, 1)), smallN)
 			start := time.Now()
-			sortpar.SortWith(xs, sortpar.WithPool(pool))
+			sortpar.Sort(xs, par.WithPool(pool))
 			d := time.Since(start)
 			if !slices.IsSorted(xs) {
 				t.Errorf("small sort %d returned unsorted data", k)

@@ -127,7 +127,7 @@ func checkHealthy(t *testing.T, pool *core.Pool, jobs int) {
 			for i := range xs {
 				xs[i] = (i * 7919) % len(xs)
 			}
-			sortpar.SortFuncWith(xs, cmp.Compare[int], sortpar.WithPool(pool), sortpar.WithCutoff(64))
+			sortpar.SortFunc(xs, cmp.Compare[int], par.WithPool(pool), par.Grain(64))
 			for i := range xs {
 				if xs[i] != i {
 					t.Fatalf("job %d after the fault: sort gave %d at %d", j, xs[i], i)
@@ -233,12 +233,12 @@ func TestPanicLevels(t *testing.T) {
 			limit := int64(1 + rng.IntN(100000))
 			var calls atomic.Int64
 			raw := catch(func() {
-				sortpar.SortFuncWith(xs, func(a, b int) int {
+				sortpar.SortFunc(xs, func(a, b int) int {
 					if calls.Add(1) == limit {
 						panic(boom{"cmp", int(limit)})
 					}
 					return cmp.Compare(a, b)
-				}, sortpar.WithPool(pool), sortpar.WithCutoff(32))
+				}, par.WithPool(pool), par.Grain(32))
 			})
 			// The documented promise: the slice still holds its elements.
 			slices.Sort(xs)

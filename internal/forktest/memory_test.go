@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/gofork/gofork/core"
+	"github.com/gofork/gofork/par"
 	"github.com/gofork/gofork/uts"
 )
 
@@ -124,7 +125,7 @@ func TestMemoryBound(t *testing.T) {
 			return nil
 		}},
 		{fmt.Sprintf("uts(%v)", deep), func(pool *core.Pool) error {
-			if got := uts.Search(deep, uts.WithPool(pool)); got != wantUTS {
+			if got := uts.Search(deep, par.WithPool(pool)); got != wantUTS {
 				return fmt.Errorf("uts: %+v, want %+v", got, wantUTS)
 			}
 			return nil

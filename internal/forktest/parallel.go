@@ -188,12 +188,12 @@ func (r *prun) eval(w *core.Worker, n *Node, x uint64) uint64 {
 	case Sort:
 		keys := make([]uint64, n.N)
 		par.For(0, n.N, func(i int) { keys[i] = sortKey(n, r.sub(n.Kids[0], childInput(x, i))) }, par.WithPool(r.pool))
-		opts := []sortpar.Option{sortpar.WithPool(r.pool), sortpar.WithCutoff(n.Cutoff)}
+		opts := []par.Option{par.WithPool(r.pool), par.Grain(n.Cutoff)}
 		if n.Radix {
-			sortpar.SortWith(keys, opts...)
+			sortpar.Sort(keys, opts...)
 		} else {
 			marker := keys[n.N/2]
-			sortpar.SortFuncWith(keys, func(a, b uint64) int {
+			sortpar.SortFunc(keys, func(a, b uint64) int {
 				if n.PanicMod != 0 && (a == marker || b == marker) {
 					panic(Fault{n.ID, x})
 				}

@@ -55,8 +55,8 @@ type Node struct {
 	// Part and Grain choose the partitioner of a For or Reduce node.
 	Part  Partitioner
 	Grain int
-	// Cutoff is a Sort node's sortpar.WithCutoff; Radix makes it sort with
-	// sortpar.SortWith (the radix sort) instead of a comparator.
+	// Cutoff is a Sort node's par.Grain; Radix makes it sort with
+	// sortpar.Sort (the radix sort) instead of a comparator.
 	Cutoff int
 	Radix  bool
 	// Mod reduces a Sort node's keys modulo Mod so that many are equal.

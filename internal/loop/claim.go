@@ -1,4 +1,4 @@
-package par
+package loop
 
 import (
 	"sync/atomic"
@@ -18,12 +18,12 @@ import (
 
 // claimSpan is a range [a, b) of claim-task indices.
 type claimSpan[T any] struct {
-	l    *loop[T]
+	l    *state[T]
 	a, b int32
 }
 
 // runClaims runs a Static or Affinity loop with k chunks.
-func (l *loop[T]) runClaims(pool *core.Pool, k int) (T, bool) {
+func (l *state[T]) runClaims(pool *core.Pool, k int) (T, bool) {
 	l.k = k
 	l.results = make([]T, k)
 	if a := l.aff; a != nil {
@@ -62,8 +62,8 @@ func claimTask[T any](w *core.Worker, s claimSpan[T]) struct{} {
 	}
 	id := w.ID()
 	c := l.pick(id, int(s.a))
-	lo := chunkBound(uint64(c), uint64(l.k), l.n)
-	hi := chunkBound(uint64(c+1), uint64(l.k), l.n)
+	lo := ChunkBound(uint64(c), uint64(l.k), l.n)
+	hi := ChunkBound(uint64(c+1), uint64(l.k), l.n)
 	acc := l.init
 	if c > 0 && l.right != nil {
 		acc = l.right(acc, true) // every chunk but the first starts fresh
@@ -76,12 +76,12 @@ func claimTask[T any](w *core.Worker, s claimSpan[T]) struct{} {
 }
 
 // tryClaim takes chunk c if no task has.
-func (l *loop[T]) tryClaim(c int) bool {
+func (l *state[T]) tryClaim(c int) bool {
 	return l.claimed[c].Load() == 0 && l.claimed[c].CompareAndSwap(0, 1) // the CAS decides between racing claimers
 }
 
 // pick claims a chunk for task t running on worker id and returns it.
-func (l *loop[T]) pick(id, t int) int {
+func (l *state[T]) pick(id, t int) int {
 	if a := l.aff; a != nil {
 		if l.hasRecord {
 			if id < len(a.pref) {
@@ -103,34 +103,4 @@ func (l *loop[T]) pick(id, t int) int {
 			return c
 		}
 	}
-}
-
-// prepare readies a for a loop over n iterations with p workers and k
-// chunks: it resets the record if the shape changed, turns the record into
-// per-worker chunk lists, and clears the claims. It reports whether a record
-// from an earlier call is there to replay.
-func (a *AffinityState) prepare(n uint64, p, k int) bool {
-	if a.n != n || a.workers != p || len(a.owner) != k {
-		a.n, a.workers = n, p
-		a.owner = make([]int32, k)
-		for i := range a.owner {
-			a.owner[i] = -1
-		}
-		a.claimed = make([]atomic.Uint32, k)
-		a.pref = make([][]int32, p)
-	}
-	record := false
-	for w := range a.pref {
-		a.pref[w] = a.pref[w][:0]
-	}
-	for c, w := range a.owner {
-		if w >= 0 && int(w) < p {
-			a.pref[w] = append(a.pref[w], int32(c))
-			record = true
-		}
-		a.owner[c] = -1
-		a.claimed[c].Store(0)
-	}
-	a.ran.Store(0)
-	return record
 }

@@ -1,4 +1,4 @@
-package par
+package loop
 
 import (
 	"math"
@@ -7,9 +7,7 @@ import (
 	"github.com/gofork/gofork/core"
 )
 
-// Ops are the callbacks of a split/join loop run by Split. Split is the
-// low-level form that For, ForRange and package reduce are built on; plain
-// loops never need it.
+// Ops are the callbacks of a split/join loop run by Split.
 type Ops[T any] struct {
 	// Leaf folds the offsets [a, b) into acc and returns the result. Leaves of
 	// one loop may run at the same time on different workers.
@@ -31,22 +29,35 @@ type Ops[T any] struct {
 	Join func(x, y T) T
 	// Fixed makes the result independent of scheduling: every leaf is a node
 	// of one binary tree that splits [0, n) at midpoints down to leaves of at
-	// most the grain (Simple(g), else Grain(n), else 1024 iterations), each
+	// most the grain (Simple(g), else Grain(n), else deterministicGrain
+	// iterations), each
 	// leaf starts from the initial value, and results are joined along that
 	// tree. Static and Affinity fall back to Auto. Right must be nil.
 	Fixed bool
 }
 
-// Split runs ops over the offsets [0, n) with the partitioner and pool named
-// by opts and returns the joined result; it returns init when n is 0. A panic
-// in a callback stops new leaves from starting and reaches the caller.
-func Split[T any](n uint64, init T, ops Ops[T], opts ...Option) T {
-	r, _ := run(n, init, ops, resolve(opts), nil)
-	return r
-}
+const (
+	// autoChunksLog2 is how many levels Auto splits beyond log2(workers)
+	// before it waits for theft: 2 levels give about four chunks per worker.
+	autoChunksLog2 = 2
+	// autoRearm is the split budget a stolen range gets back (TBB re-arms a
+	// stolen range the same way): a thief splits its range into up to
+	// 2^autoRearm pieces so that other idle workers find something to take.
+	autoRearm = 2
+	// autoBlockSplits is how many times an Auto range splits once its
+	// budget is spent (never below the grain): its leaves run as up to 8
+	// blocks, each a fork that idle workers and spares can take (see
+	// splitTask).
+	autoBlockSplits = 3
+	// affinityChunksPerWorker is how many chunks Affinity cuts per worker.
+	affinityChunksPerWorker = 8
+	// deterministicGrain is the leaf size of Deterministic's fixed split tree
+	// when no Simple or Grain option names one.
+	deterministicGrain = 1024
+)
 
-// loop is the state shared by every task of one Split call.
-type loop[T any] struct {
+// state is what every task of one Split call shares.
+type state[T any] struct {
 	leaf  func(a, b uint64, acc T) T
 	right func(parent T, stolen bool) T
 	join  func(x, y T) T
@@ -75,14 +86,14 @@ type loop[T any] struct {
 	init      T
 	claimed   []atomic.Uint32 // claimed[c] != 0 once a task took chunk c (CAS by any worker)
 	results   []T             // results[c]: written by chunk c's claimer, read after core.Run
-	aff       *AffinityState  // nil for Static
+	aff       *Affinity       // nil for Static
 	hasRecord bool            // aff holds a mapping from an earlier call
 	claimTask func(*core.Worker, claimSpan[T]) struct{}
 }
 
 // span is one range of a split loop, passed by value to each task.
 type span[T any] struct {
-	l      *loop[T]
+	l      *state[T]
 	acc    T
 	a, b   uint64
 	budget int32 // splits left before this range waits for theft
@@ -91,59 +102,61 @@ type span[T any] struct {
 	right  bool  // this is the right half of its parent
 }
 
-// run is Split with a resolved config and an optional done channel; it also
-// reports whether a leaf was skipped because done was closed.
-func run[T any](n uint64, init T, ops Ops[T], c config, done <-chan struct{}) (T, bool) {
+// Split runs ops over the offsets [0, n) with c's partitioner on c's pool
+// and returns the joined result, and whether a leaf was skipped because done
+// was closed (done may be nil). It returns init when n is 0. A panic in a
+// callback stops new leaves from starting and reaches the caller.
+func Split[T any](n uint64, init T, ops Ops[T], c Config, done <-chan struct{}) (T, bool) {
 	if n == 0 {
 		return init, false
 	}
 	if ops.Leaf == nil {
-		panic("par: Split with nil Ops.Leaf")
+		panic("loop: Split with nil Ops.Leaf")
 	}
 	if ops.Fixed && ops.Right != nil {
-		panic("par: Split with Fixed and a non-nil Ops.Right")
+		panic("loop: Split with Fixed and a non-nil Ops.Right")
 	}
-	l := &loop[T]{leaf: ops.Leaf, right: ops.Right, join: ops.Join, done: done, n: n, init: init}
-	l.helpFirst = c.pool.Policy() == core.HelpFirst
-	p := c.pool.Workers()
-	kind := c.kind
+	l := &state[T]{leaf: ops.Leaf, right: ops.Right, join: ops.Join, done: done, n: n, init: init}
+	l.helpFirst = c.Pool.Policy() == core.HelpFirst
+	p := c.Pool.Workers()
+	kind := c.Kind
 	if ops.Fixed {
 		switch {
-		case kind == kindSimple:
-			l.treeGrain = c.simple
-		case c.grainSet:
-			l.treeGrain = c.grain
+		case kind == Simple:
+			l.treeGrain = c.Simple
+		case c.Has(SetGrain):
+			l.treeGrain = c.Grain
 		default:
 			l.treeGrain = deterministicGrain
 		}
-		if kind != kindSimple {
-			kind = kindAuto
+		if kind != Simple {
+			kind = Auto
 		}
 	}
 	switch kind {
-	case kindSimple:
-		l.splitAbove = c.simple
+	case Simple:
+		l.splitAbove = c.Simple
 		l.budget0 = math.MaxInt32
-	case kindAuto:
-		l.splitAbove = 2*c.grain - 1 // both halves keep at least grain iterations
+	case Auto:
+		l.splitAbove = 2*c.Grain - 1 // both halves keep at least grain iterations
 		if l.treeGrain > l.splitAbove {
 			l.splitAbove = l.treeGrain
 		}
 		l.budget0 = log2Ceil(p) + autoChunksLog2
 		l.rearm = autoRearm
 		l.blocks0 = autoBlockSplits
-	case kindStatic:
-		return l.runClaims(c.pool, minChunks(p, n))
-	case kindAffinity:
+	case Static:
+		return l.runClaims(c.Pool, minChunks(p, n))
+	case AffinityKind:
 		k := uint64(affinityChunksPerWorker * p)
-		if g := n / c.grain; g < k {
+		if g := n / c.Grain; g < k {
 			k = max(g, 1)
 		}
-		l.aff = c.aff
-		return l.runClaims(c.pool, int(k))
+		l.aff = c.Affinity
+		return l.runClaims(c.Pool, int(k))
 	}
 	l.task = splitTask[T]
-	r := core.Run(c.pool, func(w *core.Worker) T {
+	r := core.Run(c.Pool, func(w *core.Worker) T {
 		return splitTask(w, span[T]{l: l, acc: init, b: n, budget: l.budget0, owner: -1, blocks: l.blocks0})
 	})
 	return r, l.cancelled.Load()
@@ -208,7 +221,7 @@ func splitTask[T any](w *core.Worker, s span[T]) T {
 // block, and the rest of the loop must not wait behind it on this worker's
 // deque. Share also lets in a root submitted to the pool that has waited too
 // long, so every leaf start is a poll point.
-func (l *loop[T]) runLeaf(w *core.Worker, a, b uint64, acc T) T {
+func (l *state[T]) runLeaf(w *core.Worker, a, b uint64, acc T) T {
 	if l.stopped() {
 		return acc
 	}
@@ -230,7 +243,7 @@ func (l *loop[T]) runLeaf(w *core.Worker, a, b uint64, acc T) T {
 
 // stopped reports whether no more leaves may start: a leaf panicked, or the
 // loop's done channel is closed (which it records).
-func (l *loop[T]) stopped() bool {
+func (l *state[T]) stopped() bool {
 	if l.stop.Load() {
 		return true
 	}
@@ -247,7 +260,7 @@ func (l *loop[T]) stopped() bool {
 }
 
 // tree evaluates the node [a, b) of a Fixed loop's split tree serially.
-func (l *loop[T]) tree(a, b uint64, acc T) T {
+func (l *state[T]) tree(a, b uint64, acc T) T {
 	if b-a <= l.treeGrain {
 		return l.leaf(a, b, acc)
 	}

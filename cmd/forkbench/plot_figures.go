@@ -37,6 +37,19 @@ func kindSwatches(groups []barGroup) []swatch {
 	return out
 }
 
+// rowLines is a line per row of the points pts(row), rows with none left
+// out, in legend order (sortSeries).
+func rowLines(rows []plotRow, pts func(plotRow) plotter.XYs) []series {
+	var lines []series
+	for _, row := range rows {
+		if xys := pts(row); len(xys) > 0 {
+			lines = append(lines, series{name: row.name, pts: xys})
+		}
+	}
+	sortSeries(lines)
+	return lines
+}
+
 // ratioBars is a bar per row of value f(row) at P = maxP, coloured by its
 // kind of row; rows not measured at maxP are left out.
 func ratioBars(rows []plotRow, maxP int, f func(plotRow) (float64, bool), label func(float64) string) (gs []barGroup, hi float64) {
@@ -70,16 +83,10 @@ func speedupFigure(s suitePlot, machine string) figure {
 			swatches: kindSwatches(gs),
 		}
 	}
-	var lines []series
-	for _, row := range s.rows {
-		if len(row.speedup) > 0 {
-			lines = append(lines, series{name: row.name, pts: row.speedup})
-		}
-	}
+	lines := rowLines(s.rows, func(r plotRow) plotter.XYs { return r.speedup })
 	if len(lines) == 0 {
 		return nil
 	}
-	sortSeries(lines)
 	return &lineChart{
 		title:   fmt.Sprintf("%s suite: speedup over the serial program, Ts/TP\n%s", s.name, machine),
 		yLabel:  "speedup Ts/TP (log scale)",
@@ -114,20 +121,16 @@ func efficiencyFigure(s suitePlot, machine string) figure {
 			swatches: kindSwatches(gs),
 		}
 	}
-	var lines []series
-	for _, row := range s.rows {
+	lines := rowLines(s.rows, func(r plotRow) plotter.XYs {
 		var pts plotter.XYs
-		for _, pt := range row.speedup {
+		for _, pt := range r.speedup {
 			pts = append(pts, plotter.XY{X: pt.X, Y: pt.Y / pt.X})
 		}
-		if len(pts) > 0 {
-			lines = append(lines, series{name: row.name, pts: pts})
-		}
-	}
+		return pts
+	})
 	if len(lines) == 0 {
 		return nil
 	}
-	sortSeries(lines)
 	return &lineChart{
 		title:   fmt.Sprintf("%s suite: efficiency Ts/(P·TP)\n%s", s.name, machine),
 		yLabel:  "efficiency Ts/(P·TP) (log scale)",
@@ -183,16 +186,10 @@ func rssFigure(s suitePlot, machine string) figure {
 			swatches: sw,
 		}
 	}
-	var lines []series
-	for _, row := range s.rows {
-		if len(row.rss) > 0 {
-			lines = append(lines, series{name: row.name, pts: row.rss})
-		}
-	}
+	lines := rowLines(s.rows, func(r plotRow) plotter.XYs { return r.rss })
 	if len(lines) == 0 {
 		return nil
 	}
-	sortSeries(lines)
 	return &lineChart{
 		title:  fmt.Sprintf("%s suite: peak RSS of gofork\n%s", s.name, machine),
 		yLabel: "peak RSS (MiB)",

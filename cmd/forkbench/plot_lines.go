@@ -92,22 +92,33 @@ func lineOf(i int) (draw.LineStyle, draw.GlyphStyle) {
 
 func (lc *lineChart) size() (w, h vg.Length) {
 	l := lc.legend()
-	m := vg.Points(margin)
-	w = max(lineAreaWidth+legendWidth(&l), titleWidth(lc.title)) + 2*m
-	th := textStyle(titleFontSize).Height(lc.title) + vg.Points(8)
-	h = th + max(lineAreaHeight, legendHeight(&l)) + 2*m
-	return w, h
+	return legendFrameSize(lc.title, &l, lineAreaWidth, lineAreaHeight)
 }
 
 func (lc *lineChart) draw(dc draw.Canvas) {
-	m := vg.Points(margin)
 	l := lc.legend()
-	lw := legendWidth(&l)
-	c := drawTitle(draw.Crop(dc, m, -m, m, -m), lc.title)
-	l.Draw(draw.Crop(c, c.Max.X-c.Min.X-lw+m, 0, 0, 0))
+	area := legendFrame(dc, lc.title, &l)
 	lo, hi := yRange(lc.lines, lc.ref, lc.yTick != nil)
-	p := linePlot(lc.lines, lc.ref, lc.ps, lc.yLabel, lo, hi, lc.yTick)
-	p.Draw(draw.Crop(c, 0, -lw, 0, 0))
+	linePlot(lc.lines, lc.ref, lc.ps, lc.yLabel, lo, hi, lc.yTick).Draw(area)
+}
+
+// legendFrameSize is the size of a figure with a title over an area of
+// w by h, or as tall as legend l, and l in a column on the right.
+func legendFrameSize(title string, l *plot.Legend, w, h vg.Length) (fw, fh vg.Length) {
+	m := vg.Points(margin)
+	fw = max(w+legendWidth(l), titleWidth(title)) + 2*m
+	th := textStyle(titleFontSize).Height(title) + vg.Points(8)
+	return fw, th + max(h, legendHeight(l)) + 2*m
+}
+
+// legendFrame draws the title at the top of dc and legend l in a column on
+// the right, and returns the area left for the plot.
+func legendFrame(dc draw.Canvas, title string, l *plot.Legend) draw.Canvas {
+	m := vg.Points(margin)
+	lw := legendWidth(l)
+	c := drawTitle(draw.Crop(dc, m, -m, m, -m), title)
+	l.Draw(draw.Crop(c, c.Max.X-c.Min.X-lw+m, 0, 0, 0))
+	return draw.Crop(c, 0, -lw, 0, 0)
 }
 
 // linePlot is the plot of lines against the worker counts ps, with a
@@ -252,20 +263,13 @@ func (pc *panelsChart) grid() (cols, rows int) {
 
 func (pc *panelsChart) size() (w, h vg.Length) {
 	l := pc.legend()
-	m := vg.Points(margin)
 	cols, rows := pc.grid()
-	w = max(vg.Length(cols)*panelWidth+legendWidth(&l), titleWidth(pc.title)) + 2*m
-	th := textStyle(titleFontSize).Height(pc.title) + vg.Points(8)
-	h = th + max(vg.Length(rows)*panelHeight, legendHeight(&l)) + 2*m
-	return w, h
+	return legendFrameSize(pc.title, &l, vg.Length(cols)*panelWidth, vg.Length(rows)*panelHeight)
 }
 
 func (pc *panelsChart) draw(dc draw.Canvas) {
-	m := vg.Points(margin)
 	l := pc.legend()
-	lw := legendWidth(&l)
-	c := drawTitle(draw.Crop(dc, m, -m, m, -m), pc.title)
-	l.Draw(draw.Crop(c, c.Max.X-c.Min.X-lw+m, 0, 0, 0))
+	area := legendFrame(dc, pc.title, &l)
 	cols, rows := pc.grid()
 	var all []series
 	for _, pn := range pc.panels {
@@ -274,7 +278,6 @@ func (pc *panelsChart) draw(dc draw.Canvas) {
 	}
 	lo, hi := yRange(all, nil, true) // one y axis for all, so that panels compare
 	tiles := draw.Tiles{Cols: cols, Rows: rows, PadX: vg.Points(10), PadY: vg.Points(10)}
-	area := draw.Crop(c, 0, -lw, 0, 0)
 	for i, pn := range pc.panels {
 		p := linePlot(pn.lines, pn.ref, pc.ps, pc.yLabel, lo, hi, timesTick)
 		p.Title.Text = pn.name

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"html"
@@ -262,24 +263,14 @@ func TestPlotBarsSorted(t *testing.T) {
 				}
 			}
 			byY := slices.Clone(names)
-			slices.SortFunc(byY, func(a, b string) int { return -cmpFloat(y[a], y[b]) })
+			slices.SortFunc(byY, func(a, b string) int { return cmp.Compare(y[b], y[a]) })
 			byValue := slices.Clone(names)
-			slices.SortStableFunc(byValue, func(a, b string) int { return -cmpFloat(last[a], last[b]) })
+			slices.SortStableFunc(byValue, func(a, b string) int { return cmp.Compare(last[b], last[a]) })
 			if !slices.Equal(byY, byValue) {
 				t.Errorf("seed %d: speedup-%s.svg lists %v from the top, want %v (speedups %v)", seed, suite, byY, byValue, last)
 			}
 		}
 	}
-}
-
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // TestPlotTextsWholeAndInside checks every plot, bars and lines, for what

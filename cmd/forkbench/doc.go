@@ -60,10 +60,20 @@
 // With -out DIR it also writes results.json (every raw run, a machine
 // description, each benchmark's kind, cutoff and baseline, and the verdict
 // with its ratios and lines, see Results and Verdict), results.csv and SVG
-// plots: speedup.svg, efficiency.svg, rss.svg, and <suite>-<test>.svg for
-// each benchmark with a column per design. An -out directory that cannot be
-// written is refused before anything runs. -replot FILE -out DIR draws the
-// plots of a saved results.json again, running nothing. -compare OLD.json
+// plots, one of each per suite: speedup-<suite>.svg (Ts/TP),
+// efficiency-<suite>.svg (Ts/(P·TP)) and rss-<suite>.svg (peak RSS), the
+// first two without the latency rows; a suite whose benchmarks have a
+// column per design (pools) gets speedup-<suite>.svg with a bar or a line
+// per design instead. A suite measured at fewer than three values of P is
+// drawn as horizontal bars at the largest P, sorted from the largest value
+// down, each bar labelled with its value and each row with the benchmark's
+// full name; speedups and efficiencies on a log scale from 1, so that
+// slower than the serial program points left, with reference lines at 1
+// and, where it fits, at the ideal P. From three values of P on, each plot
+// draws a line per benchmark against P, the legend in the order of the
+// lines' ends. An -out directory that cannot be written is refused before
+// anything runs. -replot FILE -out DIR draws the plots of a saved
+// results.json again, running nothing. -compare OLD.json
 // compares only configurations of the same problem size, and warns when
 // one run used -quick sizes and the other did not.
 //

@@ -1,234 +1,275 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"image/color"
-	"math"
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 
 	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/plotutil"
+	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
 	"gonum.org/v1/plot/vg/vgsvg"
 )
 
-// Plot layout: the plot area has a fixed size, and the legend takes a
-// column to its right sized from its entries (see layoutFor).
+// Text in the plots: Liberation Sans, which gonum/plot bundles and measures,
+// and which has the metrics of Arial, the first fallback the SVG names (see
+// svgFontFallback). A viewer with neither draws the text in its own sans
+// serif (DejaVu Sans, say), up to textSlack times wider: the SVG places
+// each text by its left end, so every text is left-aligned and has that
+// much room to its right.
+var plotFont = font.Font{Typeface: "Liberation", Variant: "Sans"}
+
 const (
-	plotWidth      = 4.7 * vg.Inch // the plot area, axes and title included
-	plotHeight     = 4 * vg.Inch   // the least height of the canvas
-	legendFontSize = 8             // points
-	legendMargin   = 6             // points around the legend column
+	textSlack     = 1.25 // a fallback font's width over Liberation Sans's: DejaVu Sans's is 1.12-1.18
+	titleFontSize = 10   // points
+	labelFontSize = 9    // points: axis labels and benchmark names
+	smallFontSize = 8    // points: ticks, values at the bars' ends and legends
+	margin        = 6    // points around the canvas and the legend column
 )
 
-// lineColors is the Tableau 10 palette: ten lines without a repeat.
-var lineColors = []color.RGBA{
+// svgFontFamily is how vgsvg names plotFont, and svgFontFallback what
+// saveFigure writes instead: the same family, then fonts with its metrics,
+// then any sans serif.
+const (
+	svgFontFamily   = "font-family:Liberation Sans;"
+	svgFontFallback = "font-family:Liberation Sans,Arial,Helvetica,sans-serif;"
+)
+
+// palette is the Tableau 10 palette: ten colours without a repeat.
+var palette = []color.RGBA{
 	{0x4e, 0x79, 0xa7, 0xff}, {0xf2, 0x8e, 0x2b, 0xff}, {0xe1, 0x57, 0x59, 0xff}, {0x76, 0xb7, 0xb2, 0xff},
 	{0x59, 0xa1, 0x4f, 0xff}, {0xed, 0xc9, 0x48, 0xff}, {0xb0, 0x7a, 0xa1, 0xff}, {0xff, 0x9d, 0xa7, 0xff},
 	{0x9c, 0x75, 0x5f, 0xff}, {0xba, 0xb0, 0xac, 0xff},
 }
 
-// series is one line of a plot.
-type series struct {
-	name string
-	pts  plotter.XYs
+// kindColor is the colour of a kind of row's bars: blue as a user writes
+// it, orange forking everywhere. The latency rows have no speedup bars.
+var kindColor = map[string]color.Color{
+	kindAsWritten:      palette[0],
+	kindForkEverywhere: palette[1],
 }
 
-// writePlots writes speedup.svg, efficiency.svg and rss.svg for the
-// benchmarks of the standard tables (the speedup and efficiency plots leave
-// out the latency rows, which have no serial program) and
-// <suite>-<test>.svg for each benchmark with a column per design
-// (pools-imbalanced.svg); it returns the files written.
+// serialColor fills the serial program's bars in the RSS plots.
+var serialColor = color.RGBA{0xc8, 0xc8, 0xc8, 0xff}
+
+// textStyle is plotFont at size points, aligned left and on its baseline.
+func textStyle(size vg.Length) text.Style {
+	return text.Style{Color: color.Black, Font: font.From(plotFont, size), Handler: plot.DefaultTextHandler}
+}
+
+// newPlot returns a plot whose texts are all plotFont, titled title.
+func newPlot(title string) *plot.Plot {
+	p := plot.New()
+	p.Title.Text = title
+	p.Title.TextStyle.Font = font.From(plotFont, titleFontSize)
+	p.Title.Padding = vg.Points(8)
+	for _, a := range []*plot.Axis{&p.X, &p.Y} {
+		a.Label.TextStyle.Font = font.From(plotFont, labelFontSize)
+		a.Tick.Label.Font = font.From(plotFont, smallFontSize)
+	}
+	return p
+}
+
+// newLegend returns a legend in plotFont, its entries from the top left.
+func newLegend() plot.Legend {
+	l := plot.NewLegend()
+	l.Top, l.Left = true, true
+	l.TextStyle = textStyle(smallFontSize)
+	l.Padding = vg.Points(2)
+	return l
+}
+
+// legendWidth is the width of the column that holds legend l: its widest
+// entry, thumbnail and text, the text as wide as a fallback font draws it,
+// and a margin each side; 0 for an empty legend.
+func legendWidth(l *plot.Legend) vg.Length {
+	r := l.Rectangle(draw.Canvas{})
+	if r.Size().X == 0 {
+		return 0
+	}
+	return vg.Length(textSlack)*r.Size().X + 2*vg.Points(margin)
+}
+
+// legendHeight is the height legend l takes, its last entry's descent and a
+// margin each side included.
+func legendHeight(l *plot.Legend) vg.Length {
+	r := l.Rectangle(draw.Canvas{})
+	return r.Size().Y + l.TextStyle.FontExtents().Descent + 2*vg.Points(margin)
+}
+
+// textWidth is how wide txt may be drawn in style s: as wide as a
+// fallback font draws it.
+func textWidth(s text.Style, txt string) vg.Length { return vg.Length(textSlack) * s.Width(txt) }
+
+// titleWidth is how wide a title's longest line may be drawn.
+func titleWidth(title string) vg.Length { return textWidth(textStyle(titleFontSize), title) }
+
+// drawTitle writes title at the top left of c and returns c below it.
+func drawTitle(c draw.Canvas, title string) draw.Canvas {
+	sty := textStyle(titleFontSize)
+	sty.YAlign = draw.YTop
+	c.FillText(sty, vg.Point{X: c.Min.X, Y: c.Max.Y}, title)
+	c.Max.Y -= sty.Height(title) + vg.Points(8)
+	return c
+}
+
+// figure is one plot file's drawing: its canvas size, and how to draw on it.
+type figure interface {
+	size() (w, h vg.Length)
+	draw(dc draw.Canvas)
+}
+
+// suitePlot is one suite's measurements as its plots draw them.
+type suitePlot struct {
+	name    string
+	ps      []int     // every worker count measured in the suite, ascending
+	rows    []plotRow // the benchmarks with a serial program, a Go baseline or none
+	designs []string  // the benchmarks with a column per design (the pools suite)
+}
+
+// plotRow is one benchmark of a suite's speedup, efficiency and RSS plots.
+type plotRow struct {
+	name, kind string
+	// speedup holds (P, Ts/TP); none for a latency row, whose serial
+	// variant is no serial program.
+	speedup plotter.XYs
+	rss     plotter.XYs // (P, peak RSS in MiB)
+	// serialRSS is the serial program's peak RSS in MiB; 0 when there is
+	// none (a latency row).
+	serialRSS float64
+}
+
+// at returns the value of xys at P = p.
+func at(xys plotter.XYs, p int) (float64, bool) {
+	for _, pt := range xys {
+		if pt.X == float64(p) {
+			return pt.Y, true
+		}
+	}
+	return 0, false
+}
+
+const mib = 1 << 20
+
+// plotSuites gathers the results suite by suite, in the order of the tables.
+func (r *Results) plotSuites() []suitePlot {
+	var out []suitePlot
+	for _, g := range r.groups() {
+		if len(out) == 0 || out[len(out)-1].name != g.suite {
+			out = append(out, suitePlot{name: g.suite})
+		}
+		s := &out[len(out)-1]
+		for _, name := range g.names {
+			for _, c := range r.Configs {
+				if c.Bench == name && c.Variant != variantSerial && !slices.Contains(s.ps, c.P) {
+					s.ps = append(s.ps, c.P)
+				}
+			}
+			if g.designs {
+				s.designs = append(s.designs, name)
+				continue
+			}
+			row := plotRow{name: name, kind: r.kind(name)}
+			for _, p := range r.workers(name, variantGofork) {
+				c := r.find(name, variantGofork, p)
+				if x, ok := r.speedup(c); ok {
+					row.speedup = append(row.speedup, plotter.XY{X: float64(p), Y: x})
+				}
+				if c.PeakRSS > 0 {
+					row.rss = append(row.rss, plotter.XY{X: float64(p), Y: float64(c.PeakRSS) / mib})
+				}
+			}
+			if sc := r.serialFor(name, 1); sc != nil && row.kind != kindLatency {
+				row.serialRSS = float64(sc.PeakRSS) / mib
+			}
+			s.rows = append(s.rows, row)
+		}
+	}
+	for i := range out {
+		slices.Sort(out[i].ps)
+	}
+	return out
+}
+
+// barsBelow is the number of worker counts below which a suite's plots
+// are bar charts at the largest P; from it up, lines against P.
+const barsBelow = 3
+
+// writePlots writes the plots of r into dir, for each suite:
+// speedup-<suite>.svg, efficiency-<suite>.svg and rss-<suite>.svg for its
+// benchmarks with a serial program (the speedup and efficiency plots leave
+// out the latency rows, which have none), and, for its benchmarks with a
+// column per design, speedup-<suite>.svg (speedup-<suite>-designs.svg when
+// the suite has both kinds). With fewer than barsBelow worker counts
+// measured in a suite, each plot is a sorted bar chart at the largest P;
+// else it draws lines against P. It returns the files written.
 func writePlots(dir string, r *Results) ([]string, error) { return writePlotsAs(dir, ".svg", r) }
 
 // writePlotsAs is writePlots with the file extension (".svg" or ".png").
 func writePlotsAs(dir, ext string, r *Results) ([]string, error) {
 	var files []string
-	title := fmt.Sprintf("%s, %d cores, %s", r.Machine.CPU, r.Machine.Cores, r.Machine.GoVersion)
-	var names, designs []string
-	suiteOf := map[string]string{}
-	for _, g := range r.groups() {
-		for _, name := range g.names {
-			suiteOf[name] = g.suite
+	machine := fmt.Sprintf("%s, %d cores, %s", r.Machine.CPU, r.Machine.Cores, r.Machine.GoVersion)
+	for _, s := range r.plotSuites() {
+		if len(s.ps) == 0 {
+			continue // nothing measured (an early interrupt)
 		}
-		if g.designs {
-			designs = append(designs, g.names...)
-		} else {
-			names = append(names, g.names...)
+		type plotFile struct {
+			name string
+			fig  figure
 		}
-	}
-	if len(names) > 0 {
-		var speed, eff, rss []series
-		maxP := 1
-		for _, name := range names {
-			var sp, ef, rs plotter.XYs
-			for _, p := range r.workers(name, variantGofork) {
-				g := r.find(name, variantGofork, p)
-				maxP = max(maxP, p)
-				if x, ok := r.speedup(g); ok {
-					sp = append(sp, plotter.XY{X: float64(p), Y: x})
-					ef = append(ef, plotter.XY{X: float64(p), Y: x / float64(p)})
-				}
-				if g.PeakRSS > 0 {
-					rs = append(rs, plotter.XY{X: float64(p), Y: float64(g.PeakRSS) / (1 << 20)})
-				}
+		var out []plotFile
+		if len(s.rows) > 0 {
+			out = append(out,
+				plotFile{"speedup-" + s.name, speedupFigure(s, machine)},
+				plotFile{"efficiency-" + s.name, efficiencyFigure(s, machine)},
+				plotFile{"rss-" + s.name, rssFigure(s, machine)})
+		}
+		if len(s.designs) > 0 {
+			name := "speedup-" + s.name
+			if len(s.rows) > 0 {
+				name += "-designs"
 			}
-			speed = append(speed, series{name, sp})
-			eff = append(eff, series{name, ef})
-			rss = append(rss, series{name, rs})
+			out = append(out, plotFile{name, designsFigure(r, s, machine)})
 		}
-		ideal := plotter.XYs{{X: 1, Y: 1}, {X: float64(maxP), Y: float64(maxP)}}
-		if err := savePlot(dir, "speedup"+ext, "gofork speedup Ts/Tp — "+title, "speedup over serial (log scale)", speed, ideal, maxP, true, &files); err != nil {
-			return files, err
-		}
-		one := plotter.XYs{{X: 1, Y: 1}, {X: float64(maxP), Y: 1}}
-		if err := savePlot(dir, "efficiency"+ext, "gofork efficiency Ts/(P·Tp) — "+title, "efficiency Ts/(P·Tp) (log scale)", eff, one, maxP, true, &files); err != nil {
-			return files, err
-		}
-		if err := savePlot(dir, "rss"+ext, "gofork peak RSS — "+title, "peak RSS (MiB)", rss, nil, maxP, false, &files); err != nil {
-			return files, err
-		}
-	}
-	for _, name := range designs {
-		var lines []series
-		maxP := 1
-		for _, d := range r.designColumns([]string{name}) {
-			var sp plotter.XYs
-			for _, p := range r.workers(name, d) {
-				c := r.find(name, d, p)
-				maxP = max(maxP, p)
-				if s := r.serialFor(name, p); s != nil && c.MedianNS > 0 {
-					sp = append(sp, plotter.XY{X: float64(p), Y: ratio(s.MedianNS, c.MedianNS)})
-				}
+		for _, f := range out {
+			if err := saveFigure(filepath.Join(dir, f.name+ext), f.fig, &files); err != nil {
+				return files, err
 			}
-			if len(sp) > 0 {
-				lines = append(lines, series{d, sp})
-			}
-		}
-		ideal := plotter.XYs{{X: 1, Y: 1}, {X: float64(maxP), Y: float64(maxP)}}
-		if err := savePlot(dir, suiteOf[name]+"-"+name+ext, name+": speedup per design — "+title, "speedup over serial (log scale)", lines, ideal, maxP, true, &files); err != nil {
-			return files, err
 		}
 	}
 	return files, nil
 }
 
-// savePlot draws lines (one per series, with points) against P, plus a
-// dashed reference line when ref is not nil, with the legend to the right
-// of the plot, as SVG (or PNG when file ends in .png). logY puts the y axis
-// on a log2 scale, for speedups that range from well below 1 to well above P.
-func savePlot(dir, file, title, ylabel string, lines []series, ref plotter.XYs, maxP int, logY bool, files *[]string) error {
-	if !slices.ContainsFunc(lines, func(s series) bool { return len(s.pts) > 0 }) {
-		return nil // nothing measured (an early interrupt): no plot
+// saveFigure draws f into path, as SVG or, when path ends in .png, PNG,
+// and appends path to files; a nil f (nothing measured) writes nothing.
+func saveFigure(path string, f figure, files *[]string) error {
+	if f == nil {
+		return nil
 	}
-	p := plot.New()
-	p.Title.Text = title
-	p.Title.TextStyle.Font.Size = vg.Points(9)
-	p.X.Label.Text = "workers P"
-	p.Y.Label.Text = ylabel
-	p.X.Min = 0.8
-	p.X.Max = float64(maxP) + 0.2
-	var ticks plot.ConstantTicks
-	for _, q := range workerCounts(maxP) {
-		ticks = append(ticks, plot.Tick{Value: float64(q), Label: strconv.Itoa(q)})
+	w, h := f.size()
+	var c vg.CanvasWriterTo = vgsvg.New(w, h)
+	if filepath.Ext(path) == ".png" {
+		c = vgimg.PngCanvas{Canvas: vgimg.New(w, h)}
 	}
-	p.X.Tick.Marker = ticks
-	legend := plot.NewLegend()
-	legend.Top = true
-	legend.Left = true
-	legend.TextStyle.Font.Size = vg.Points(legendFontSize)
-	p.Add(plotter.NewGrid())
-	lo, hi := math.Inf(1), math.Inf(-1)
-	if ref != nil {
-		l, err := plotter.NewLine(ref)
-		if err != nil {
-			return err
-		}
-		l.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
-		l.Color = color.Gray{Y: 110}
-		p.Add(l)
-		legend.Add("ideal", l)
-		for _, pt := range ref {
-			lo, hi = min(lo, pt.Y), max(hi, pt.Y)
-		}
-	}
-	for i, s := range lines {
-		if len(s.pts) == 0 {
-			continue
-		}
-		l, pts, err := plotter.NewLinePoints(s.pts)
-		if err != nil {
-			return err
-		}
-		l.Color = lineColors[i%len(lineColors)]
-		l.Width = vg.Points(1.5)
-		pts.Color = lineColors[i%len(lineColors)]
-		pts.Shape = plotutil.Shape(i)
-		p.Add(l, pts)
-		legend.Add(s.name, l, pts)
-		for _, pt := range s.pts {
-			lo, hi = min(lo, pt.Y), max(hi, pt.Y)
-		}
-	}
-	if logY && lo > 0 && !math.IsInf(lo, 0) {
-		p.Y.Scale = plot.LogScale{}
-		var yt plot.ConstantTicks
-		first := math.Floor(math.Log2(lo))
-		last := max(math.Ceil(math.Log2(hi)), first+1)
-		for e := first; e <= last; e++ {
-			v := math.Exp2(e)
-			yt = append(yt, plot.Tick{Value: v, Label: strconv.FormatFloat(v, 'g', 3, 64)})
-		}
-		p.Y.Tick.Marker = yt
-		p.Y.Min, p.Y.Max = math.Exp2(first), math.Exp2(last)
-	} else {
-		p.Y.Min = 0
-	}
-
-	lay := layoutFor(&legend)
-	var c vg.CanvasWriterTo = vgsvg.New(lay.width, lay.height)
-	if filepath.Ext(file) == ".png" {
-		c = vgimg.PngCanvas{Canvas: vgimg.New(lay.width, lay.height)}
-	}
-	dc := draw.New(c)
-	m := vg.Points(legendMargin)
-	p.Draw(draw.Crop(dc, 0, -lay.legendW, 0, 0))
-	legend.Draw(draw.Crop(dc, lay.width-lay.legendW+m, -m, m, -m))
-	path := filepath.Join(dir, file)
-	f, err := os.Create(path)
-	if err != nil {
+	f.draw(draw.New(c))
+	var buf bytes.Buffer
+	if _, err := c.WriteTo(&buf); err != nil {
 		return err
 	}
-	if _, err := c.WriteTo(f); err != nil {
-		f.Close()
-		return err
+	b := buf.Bytes()
+	if filepath.Ext(path) != ".png" {
+		b = bytes.ReplaceAll(b, []byte(svgFontFamily), []byte(svgFontFallback))
 	}
-	if err := f.Close(); err != nil {
+	if err := os.WriteFile(path, b, 0o644); err != nil {
 		return err
 	}
 	*files = append(*files, path)
 	return nil
-}
-
-// plotLayout is the canvas savePlot draws on: the plot in its left
-// width-legendW, the legend in a column of legendW to its right.
-type plotLayout struct {
-	width, height, legendW vg.Length
-}
-
-// layoutFor sizes the canvas for legend l, one entry a line: its column is
-// as wide as the widest entry (thumbnail and text) plus a margin each side,
-// and the canvas is plotHeight tall, or taller when the entries need it.
-func layoutFor(l *plot.Legend) plotLayout {
-	r := l.Rectangle(draw.Canvas{}) // the entries' extent; Draw adds the last one's descent below
-	m := vg.Points(legendMargin)
-	legendW := r.Size().X + 2*m
-	legendH := r.Size().Y + l.TextStyle.FontExtents().Descent + 2*m
-	return plotLayout{width: plotWidth + legendW, height: max(plotHeight, legendH), legendW: legendW}
 }

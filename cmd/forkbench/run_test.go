@@ -103,10 +103,10 @@ func TestQuickEndToEnd(t *testing.T) {
 	}
 	wantFiles := []string{"results.json", "results.csv"}
 	for _, name := range benches {
-		if lookup(name).suite == suitePools {
-			wantFiles = append(wantFiles, "pools-"+name+".svg")
+		if s := lookup(name).suite; s == suitePools {
+			wantFiles = append(wantFiles, "speedup-"+s+".svg")
 		} else {
-			wantFiles = append(wantFiles, "speedup.svg", "efficiency.svg", "rss.svg")
+			wantFiles = append(wantFiles, "speedup-"+s+".svg", "efficiency-"+s+".svg", "rss-"+s+".svg")
 		}
 	}
 	for _, f := range wantFiles {
@@ -399,7 +399,7 @@ func TestPlotsFromSavedResults(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := []string{"speedup", "efficiency", "rss", "pools-light"}
+		want := []string{"speedup-main", "efficiency-main", "rss-main", "speedup-pools"}
 		if len(files) != len(want) {
 			t.Fatalf("%s: wrote %v, want %v", ext, files, want)
 		}

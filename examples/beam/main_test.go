@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/log"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx"
 	"go.uber.org/goleak"
 
@@ -19,6 +20,9 @@ import (
 
 func TestMain(m *testing.M) {
 	flag.Parse()
+	// Beam and prism log each job's progress at info level: warnings and
+	// errors are enough here, and benchmark lines stay whole.
+	log.LogLevel = "warn"
 	beam.Init()
 	// The goroutines meant to outlive a run: prism's in-process job server,
 	// which serves every later pipeline of the process, and the idle

@@ -14,10 +14,15 @@
 //     distribution: a few services get most of the requests. The blocks are
 //     split among Config.Sources independent branches, as a job reading
 //     several log files would be; each branch is its own stage.
-//   - Parse: each block is parsed and its latencies gathered per service, as
-//     one reduce.Reduce over the block's bytes (package reduce). A block is
-//     tens of thousands of records, so the parse pays for the fork; a stage
-//     that received one record per element would not (see the README).
+//   - Parse: each block is parsed and its latencies gathered per service.
+//     The parallel parse is a counting sort by service in two fork-join
+//     phases: reduce.Reduce parses runs of the block's bytes into pieces,
+//     then, once each service's slice is allocated at its exact length,
+//     par.For copies every piece's latencies into place. A block is tens of
+//     thousands of records, so the fork pays for itself where the block has
+//     many records per service; a block spread over thousands of services is
+//     parsed serially (see minPerService), and so would a stage that received
+//     one record per element be.
 //   - GroupByKey by service.
 //   - Summarise: each service's latencies are concatenated, sorted with
 //     sortpar.Sort and summarised (reduce.Sum for the mean, nearest ranks

@@ -7,16 +7,13 @@ import (
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/gofork/gofork/par"
-	"github.com/gofork/gofork/reduce"
 )
 
-// TestParseRangeAnyCuts parses a block as reduce.Reduce does, with grains
-// down to one byte so that cuts fall everywhere inside records, and checks
-// that every record is gathered exactly once, in record order, as the
-// generator drew it.
-func TestParseRangeAnyCuts(t *testing.T) {
+// TestParseParallelAnyCuts runs the parallel parse with grains down to one
+// byte, so that cuts fall everywhere inside records, and checks that every
+// record is gathered exactly once, in record order, as the generator drew it,
+// and as the serial parse gathers it.
+func TestParseParallelAnyCuts(t *testing.T) {
 	cfg := testConfig(3 * BlockRecords / 2)
 	cfg.Services = 37
 	want := make(map[string][]int64)
@@ -24,21 +21,24 @@ func TestParseRangeAnyCuts(t *testing.T) {
 		want[serviceName(r.service)] = append(want[serviceName(r.service)], r.micros)
 	})
 	block := cfg.block(1)
+	check := func(t *testing.T, g *groups) {
+		t.Helper()
+		if len(g.names) != len(want) {
+			t.Fatalf("%d services, want %d", len(g.names), len(want))
+		}
+		for i, name := range g.names {
+			if g.index[name] != i || !slices.Equal(g.micros[i], want[name]) {
+				t.Fatalf("service %s: %d latencies (index %d), want %d in record order",
+					name, len(g.micros[i]), g.index[name], len(want[name]))
+			}
+		}
+	}
+	t.Run("serial", func(t *testing.T) { check(t, parseSerial(block)) })
 	for _, grain := range []int{1, 7, 100, 4096, parseGrain, len(block)} {
-		t.Run(fmt.Sprintf("grain=%d", grain), func(t *testing.T) {
-			g := reduce.Reduce(0, len(block), nil,
-				func(lo, hi int, acc *groups) *groups { return parseRange(block, lo, hi, acc) },
-				joinGroups, par.Grain(grain))
-			if len(g.names) != len(want) {
-				t.Fatalf("%d services, want %d", len(g.names), len(want))
-			}
-			for i, name := range g.names {
-				if g.index[name] != i || !slices.Equal(g.micros[i], want[name]) {
-					t.Fatalf("service %s: %d latencies (index %d), want %d in record order",
-						name, len(g.micros[i]), g.index[name], len(want[name]))
-				}
-			}
-		})
+		t.Run(fmt.Sprintf("grain=%d", grain), func(t *testing.T) { check(t, parseParallel(block, grain)) })
+	}
+	if g := parseParallel(nil, parseGrain); len(g.names) != 0 {
+		t.Fatalf("empty block: %d services", len(g.names))
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/log"
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/runners/prism"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/passert"
 	"go.uber.org/goleak"
@@ -16,6 +17,9 @@ import (
 
 func TestMain(m *testing.M) {
 	flag.Parse()
+	// Beam and prism log each job's progress at info level: warnings and
+	// errors are enough here, and benchmark lines stay whole.
+	log.LogLevel = "warn"
 	beam.Init()
 	goleak.VerifyTestMain(m, leakOptions()...)
 }

@@ -1,14 +1,13 @@
 package percentiles
 
-import (
-	"slices"
-)
+import "slices"
 
 // Serial computes, without Beam and without gofork, the summaries the
-// pipeline built for cfg outputs, sorted by service: the oracle the pipeline
-// is checked against. It draws the same records (not their text: it never
-// parses), sorts each service's latencies with slices.Sort and sums them in a
-// plain loop. cfg.Sources, cfg.Serial and cfg.Corrupt do not change it.
+// pipeline built for cfg outputs, in the order of the services' numbers: the
+// oracle the pipeline is checked against. It draws the same records (not
+// their text: it never parses), sorts each service's latencies with
+// slices.Sort and sums them in a plain loop. cfg.Sources, cfg.Serial and
+// cfg.Corrupt do not change it.
 func Serial(cfg Config) []Summary {
 	cfg.validate()
 	micros := make([][]int64, cfg.Services)

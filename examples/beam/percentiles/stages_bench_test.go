@@ -5,13 +5,17 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/gofork/gofork/core"
+	"github.com/gofork/gofork/par"
 	"github.com/gofork/gofork/reduce"
 	"github.com/gofork/gofork/sortpar"
 )
 
 // BenchmarkStages times each stage's work on one element, outside Beam:
 // generating a block, parsing it (serially and with gofork), and sorting and
-// summing the largest group of ten million records.
+// summing the largest group of ten million records (with gofork on the
+// default pool and on a pool of one worker, which separates what the radix
+// sort gains from what the second worker does, and serially).
 func BenchmarkStages(b *testing.B) {
 	for _, services := range []int{100, 10_000} {
 		cfg := testConfig(10_000_000)
@@ -36,7 +40,6 @@ func BenchmarkStages(b *testing.B) {
 	}
 	cfg := testConfig(10_000_000)
 	var largest []int64
-	cfg.forEachRequest(0, func(request) {})
 	for blk := range cfg.blocks() {
 		cfg.forEachRequest(blk, func(r request) {
 			if r.service == 0 {
@@ -44,17 +47,27 @@ func BenchmarkStages(b *testing.B) {
 			}
 		})
 	}
-	for _, serial := range []bool{false, true} {
-		b.Run(fmt.Sprintf("summarise/n=%d/serial=%v", len(largest), serial), func(b *testing.B) {
+	one := core.New(core.WithWorkers(1))
+	defer one.Close()
+	for _, c := range []struct {
+		name string
+		sort func(x []int64)
+	}{
+		{"gofork", func(x []int64) { sortpar.Sort(x); reduce.Sum(x) }},
+		{"gofork-p=1", func(x []int64) { sortpar.SortWith(x, sortpar.WithPool(one)); reduce.Sum(x, par.WithPool(one)) }},
+		{"serial", func(x []int64) {
+			slices.Sort(x)
+			var sum int64
+			for _, v := range x {
+				sum += v
+			}
+		}},
+	} {
+		b.Run(fmt.Sprintf("summarise/n=%d/%s", len(largest), c.name), func(b *testing.B) {
 			x := make([]int64, len(largest))
 			for b.Loop() {
 				copy(x, largest)
-				if serial {
-					slices.Sort(x)
-				} else {
-					sortpar.Sort(x)
-					reduce.Sum(x)
-				}
+				c.sort(x)
 			}
 		})
 	}

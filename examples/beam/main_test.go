@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"flag"
 	"os"
 	"path/filepath"
 	"slices"
@@ -10,29 +9,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/apache/beam/sdks/v2/go/pkg/beam"
-	"github.com/apache/beam/sdks/v2/go/pkg/beam/log"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx"
-	"go.uber.org/goleak"
 
+	"github.com/gofork/gofork/examples/beam/internal/beamtest"
 	"github.com/gofork/gofork/examples/beam/percentiles"
 )
 
-func TestMain(m *testing.M) {
-	flag.Parse()
-	// Beam and prism log each job's progress at info level: warnings and
-	// errors are enough here, and benchmark lines stay whole.
-	log.LogLevel = "warn"
-	beam.Init()
-	// The goroutines meant to outlive a run: prism's in-process job server,
-	// which serves every later pipeline of the process, and the idle
-	// workers and resting governor of core.Default(), the pool the DoFns
-	// share. See leakOptions in package percentiles.
-	goleak.VerifyTestMain(m,
-		goleak.IgnoreAnyFunction("github.com/apache/beam/sdks/v2/go/pkg/beam/runners/prism/internal/jobservices.(*Server).Serve"),
-		goleak.IgnoreTopFunction("github.com/gofork/gofork/core.(*Worker).waitWake"),
-		goleak.IgnoreTopFunction("github.com/gofork/gofork/core.(*governor).run"))
-}
+func TestMain(m *testing.M) { beamtest.Main(m) }
 
 // TestProgramOutput runs the program's pipeline as main does (beamx.Run, so
 // on prism when no --runner is given) and checks the file it writes against

@@ -67,7 +67,7 @@ const minRecordBytes = 32
 // minPerService is how many records per service a block must have for the
 // parallel parse to pay. Each of its tasks numbers the services it meets in a
 // table of its own, so its cost grows with the services per task as well as
-// with the records: measured on one worker, against parseSerial, it does 1.2x
+// with the records: measured on one worker, against parseSerial, it does 1.1x
 // the work with 650 records per service in a block (100 services) and 1.8x
 // with 10 (10,000 services), which two workers cannot win back.
 const minPerService = 256

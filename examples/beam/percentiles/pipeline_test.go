@@ -2,45 +2,19 @@ package percentiles
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
-	"github.com/apache/beam/sdks/v2/go/pkg/beam/log"
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/runners/prism"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/passert"
-	"go.uber.org/goleak"
+
+	"github.com/gofork/gofork/examples/beam/internal/beamtest"
 )
 
-func TestMain(m *testing.M) {
-	flag.Parse()
-	// Beam and prism log each job's progress at info level: warnings and
-	// errors are enough here, and benchmark lines stay whole.
-	log.LogLevel = "warn"
-	beam.Init()
-	goleak.VerifyTestMain(m, leakOptions()...)
-}
-
-// leakOptions are the goroutines that outlive a test on purpose, and nothing
-// else:
-//   - the job server prism.Execute starts in-process on the first run and
-//     never stops, so that later pipelines of the process are submitted to
-//     it (Beam's design; the worker pools it starts per job are stopped);
-//   - the idle workers and the resting governor of core.Default(), the pool
-//     every DoFn shares, which lives for the whole process by design. A
-//     worker still running a task is not ignored (waitWake is where a worker
-//     with nothing to do sleeps), and neither is any goroutine of a pool a
-//     test starts and forgets to Close while it is busy.
-func leakOptions() []goleak.Option {
-	return []goleak.Option{
-		goleak.IgnoreAnyFunction("github.com/apache/beam/sdks/v2/go/pkg/beam/runners/prism/internal/jobservices.(*Server).Serve"),
-		goleak.IgnoreTopFunction("github.com/gofork/gofork/core.(*Worker).waitWake"),
-		goleak.IgnoreTopFunction("github.com/gofork/gofork/core.(*governor).run"),
-	}
-}
+func TestMain(m *testing.M) { beamtest.Main(m) }
 
 // runTimeout bounds every pipeline a test runs: a hang fails the test.
 const runTimeout = 5 * time.Minute

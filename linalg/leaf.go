@@ -99,35 +99,61 @@ func leaf(w *core.Worker, t block) {
 // thieves and roots waiting on the pool are seen during a leaf that takes
 // milliseconds.
 func (g *gemm) macroKernel(w *core.Worker, pb *packBuf, i, j, mb, nb, kb int, beta float64) {
-	c, ldc := g.c, g.ldc
-	for jr := 0; jr < nb; jr += nr {
+	jr := 0
+	if g.kern.wide != nil {
+		// Whole 2mr x 2nr tiles go to the wide kernel; the rows left
+		// under each pair of b panels go to the tile kernel.
+		for ; jr+2*nr <= nb; jr += 2 * nr {
+			if w != nil {
+				w.Poll()
+			}
+			bp := &pb.b[jr*kb]
+			ir := 0
+			for ; ir+2*mr <= mb; ir += 2 * mr {
+				off := (i+ir)*g.ldc + j + jr
+				_ = g.c[off+(2*mr-1)*g.ldc+2*nr-1] // the kernel writes up to here
+				g.kern.wide(kb, &pb.a[ir*kb], bp, &g.c[off], g.ldc, g.alpha, beta)
+			}
+			for ; ir < mb; ir += mr {
+				g.tile(pb, i, j, ir, jr, mb, nb, kb, beta)
+				g.tile(pb, i, j, ir, jr+nr, mb, nb, kb, beta)
+			}
+		}
+	}
+	for ; jr < nb; jr += nr {
 		if w != nil {
 			w.Poll()
 		}
-		nw := min(nr, nb-jr)
-		bp := &pb.b[jr*kb]
 		for ir := 0; ir < mb; ir += mr {
-			mh := min(mr, mb-ir)
-			ap := &pb.a[ir*kb]
-			off := (i+ir)*ldc + j + jr
-			if mh == mr && nw == nr {
-				_ = c[off+(mr-1)*ldc+nr-1] // the kernel writes up to here
-				g.kern(kb, ap, bp, &c[off], ldc, g.alpha, beta)
-				continue
+			g.tile(pb, i, j, ir, jr, mb, nb, kb, beta)
+		}
+	}
+}
+
+// tile runs the tile kernel on the micro-tile at (ir, jr) of the mb x nb
+// block at (i, j); a ragged tile at the edge of the block goes through
+// pb.edge so that nothing outside the block is written.
+func (g *gemm) tile(pb *packBuf, i, j, ir, jr, mb, nb, kb int, beta float64) {
+	c, ldc := g.c, g.ldc
+	mh, nw := min(mr, mb-ir), min(nr, nb-jr)
+	ap, bp := &pb.a[ir*kb], &pb.b[jr*kb]
+	off := (i+ir)*ldc + j + jr
+	if mh == mr && nw == nr {
+		_ = c[off+(mr-1)*ldc+nr-1] // the kernel writes up to here
+		g.kern.tile(kb, ap, bp, &c[off], ldc, g.alpha, beta)
+		return
+	}
+	g.kern.tile(kb, ap, bp, &pb.edge[0], nr, 1, 0)
+	for ii := range mh {
+		row := c[off+ii*ldc:][:nw]
+		e := pb.edge[ii*nr:][:nw]
+		if beta == 0 {
+			for jj := range row {
+				row[jj] = g.alpha * e[jj]
 			}
-			g.kern(kb, ap, bp, &pb.edge[0], nr, 1, 0)
-			for ii := range mh {
-				row := c[off+ii*ldc:][:nw]
-				e := pb.edge[ii*nr:][:nw]
-				if beta == 0 {
-					for jj := range row {
-						row[jj] = g.alpha * e[jj]
-					}
-				} else {
-					for jj := range row {
-						row[jj] = g.alpha*e[jj] + beta*row[jj]
-					}
-				}
+		} else {
+			for jj := range row {
+				row[jj] = g.alpha*e[jj] + beta*row[jj]
 			}
 		}
 	}

@@ -55,7 +55,7 @@ type gemm struct {
 	ldc   int
 	alpha float64
 	beta  float64
-	kern  kernel
+	kern  microKernel
 	grain int
 }
 

@@ -142,7 +142,7 @@ func mulBlock(w *core.Worker, t block) struct{} {
 
 // splitM runs the top and bottom halves of t (by rows) as a Join.
 func splitM(w *core.Worker, t block) struct{} {
-	h := splitPoint(t.m, mr)
+	h := splitPoint(t.m, 2*mr) // whole wide tiles where it can
 	lo, hi := t, t
 	lo.m = h
 	hi.i, hi.m = t.i+h, t.m-h
@@ -153,7 +153,7 @@ func splitM(w *core.Worker, t block) struct{} {
 
 // splitN runs the left and right halves of t (by columns) as a Join.
 func splitN(w *core.Worker, t block) struct{} {
-	h := splitPoint(t.n, nr)
+	h := splitPoint(t.n, 2*nr)
 	lo, hi := t, t
 	lo.n = h
 	hi.j, hi.n = t.j+h, t.n-h

@@ -42,7 +42,7 @@ func newTriangle(lv *level3, s blas.Side, ul blas.Uplo, tA blas.Transpose, d bla
 func (t *triangle) diagBlock(d int) []float64 { return t.a[d*t.lda+d:] }
 
 // half returns where the recursion cuts a diagonal block of order s.
-func half(s int) int { return splitPoint(s, mr) }
+func half(s int) int { return splitPoint(s, 2*mr) }
 
 // Dtrsm solves op(A)*X = alpha*B (side blas.Left) or X*op(A) = alpha*B
 // (blas.Right) for X, which overwrites B. A is triangular, of order m on

@@ -87,33 +87,14 @@ func checkSideUplo(s blas.Side, ul blas.Uplo) {
 
 func checkSymm(s blas.Side, ul blas.Uplo, m, n int, a []float64, lda int, b []float64, ldb int, c []float64, ldc int) bool {
 	checkSideUplo(s, ul)
-	if m < 0 {
-		panic(mLT0)
-	}
-	if n < 0 {
-		panic(nLT0)
-	}
-	k := n
-	if s == blas.Left {
-		k = m
-	}
-	switch {
-	case lda < max(1, k):
-		panic(badLdA)
-	case ldb < max(1, n):
-		panic(badLdB)
-	case ldc < max(1, n):
-		panic(badLdC)
-	}
-	if m == 0 || n == 0 {
+	if !checkSided(s, m, n, a, lda, b, ldb, func() {
+		if ldc < max(1, n) {
+			panic(badLdC)
+		}
+	}) {
 		return false
 	}
-	switch {
-	case len(a) < lda*(k-1)+k:
-		panic(shortA)
-	case len(b) < ldb*(m-1)+n:
-		panic(shortB)
-	case len(c) < ldc*(m-1)+n:
+	if len(c) < ldc*(m-1)+n {
 		panic(shortC)
 	}
 	return true
@@ -125,22 +106,27 @@ func checkTriangular(s blas.Side, ul blas.Uplo, tA blas.Transpose, d blas.Diag, 
 	if d != blas.NonUnit && d != blas.Unit {
 		panic(badDiag)
 	}
+	return checkSided(s, m, n, a, lda, b, ldb, func() {})
+}
+
+// checkSided checks the sizes of Dsymm, Dtrmm and Dtrsm: m and n, A's order
+// on side s, the leading dimensions of A, B and (in ldC) C, and the lengths
+// of A and B. It reports false for a quick return.
+func checkSided(s blas.Side, m, n int, a []float64, lda int, b []float64, ldb int, ldC func()) bool {
 	if m < 0 {
 		panic(mLT0)
 	}
 	if n < 0 {
 		panic(nLT0)
 	}
-	k := n
-	if s == blas.Left {
-		k = m
-	}
+	k := sideOrder(s, m, n)
 	switch {
 	case lda < max(1, k):
 		panic(badLdA)
 	case ldb < max(1, n):
 		panic(badLdB)
 	}
+	ldC()
 	if m == 0 || n == 0 {
 		return false
 	}

@@ -173,11 +173,7 @@ func (b BLAS) Dsymm(s blas.Side, ul blas.Uplo, m, n int, alpha float64, a []floa
 		return
 	}
 	lv := newLevel3(b)
-	order := m
-	if s == blas.Right {
-		order = n
-	}
-	vol := int64(m) * int64(n) * int64(order)
+	vol := int64(m) * int64(n) * int64(sideOrder(s, m, n))
 	if alpha == 0 || vol <= lv.smallVol {
 		native.Dsymm(s, ul, m, n, alpha, a, lda, bm, ldb, beta, c, ldc)
 		return

@@ -53,29 +53,40 @@ func (b BLAS) Dtrsm(s blas.Side, ul blas.Uplo, tA blas.Transpose, d blas.Diag, m
 	if !checkTriangular(s, ul, tA, d, m, n, a, lda, bm, ldb) {
 		return
 	}
+	b.triangular(s, ul, tA, d, m, n, alpha, a, lda, bm, ldb, native.Dtrsm, (*triangle).solveLeft, (*triangle).solveRight)
+}
+
+// triangular runs Dtrsm or Dtrmm, whose arguments are checked: serially in
+// gonum's code (serial) when the call is small, and otherwise as strips of
+// B, each a problem of its own, that left or right recurse on. Dtrsm's
+// flops are counted as half of m*n*order.
+func (b BLAS) triangular(s blas.Side, ul blas.Uplo, tA blas.Transpose, d blas.Diag, m, n int, alpha float64, a []float64, lda int, bm []float64, ldb int,
+	serial func(blas.Side, blas.Uplo, blas.Transpose, blas.Diag, int, int, float64, []float64, int, []float64, int),
+	left, right func(t *triangle, w *core.Worker, d, s int, alpha float64, b []float64, ldb, nb int)) {
 	lv := newLevel3(b)
-	order := m
-	if s == blas.Right {
-		order = n
-	}
+	order := sideOrder(s, m, n)
 	vol := int64(m) * int64(n) * int64(order)
 	if alpha == 0 || order <= lv.triLeaf || vol <= lv.smallVol {
-		native.Dtrsm(s, ul, tA, d, m, n, alpha, a, lda, bm, ldb)
+		serial(s, ul, tA, d, m, n, alpha, a, lda, bm, ldb)
 		return
 	}
 	t := newTriangle(lv, s, ul, tA, d, a, lda)
 	lv.run(vol/2, func(w *core.Worker) {
 		if s == blas.Left {
-			// Each strip of columns of B is a problem of its own.
-			lv.strips(w, n, func(w *core.Worker, j, nj int) {
-				t.solveLeft(w, 0, m, alpha, bm[j:], ldb, nj)
-			})
+			lv.strips(w, n, func(w *core.Worker, j, nj int) { left(t, w, 0, m, alpha, bm[j:], ldb, nj) })
 			return
 		}
-		lv.strips(w, m, func(w *core.Worker, i, mi int) {
-			t.solveRight(w, 0, n, alpha, bm[i*ldb:], ldb, mi)
-		})
+		lv.strips(w, m, func(w *core.Worker, i, mi int) { right(t, w, 0, n, alpha, bm[i*ldb:], ldb, mi) })
 	})
+}
+
+// sideOrder returns the order of A in a call with side s: m on the left,
+// n on the right.
+func sideOrder(s blas.Side, m, n int) int {
+	if s == blas.Left {
+		return m
+	}
+	return n
 }
 
 // solveLeft solves op(A)[d:d+s, d:d+s]*X = alpha*B[d:d+s, :nb] in place,
@@ -130,28 +141,7 @@ func (b BLAS) Dtrmm(s blas.Side, ul blas.Uplo, tA blas.Transpose, d blas.Diag, m
 	if !checkTriangular(s, ul, tA, d, m, n, a, lda, bm, ldb) {
 		return
 	}
-	lv := newLevel3(b)
-	order := m
-	if s == blas.Right {
-		order = n
-	}
-	vol := int64(m) * int64(n) * int64(order)
-	if alpha == 0 || order <= lv.triLeaf || vol <= lv.smallVol {
-		native.Dtrmm(s, ul, tA, d, m, n, alpha, a, lda, bm, ldb)
-		return
-	}
-	t := newTriangle(lv, s, ul, tA, d, a, lda)
-	lv.run(vol/2, func(w *core.Worker) {
-		if s == blas.Left {
-			lv.strips(w, n, func(w *core.Worker, j, nj int) {
-				t.mulLeft(w, 0, m, alpha, bm[j:], ldb, nj)
-			})
-			return
-		}
-		lv.strips(w, m, func(w *core.Worker, i, mi int) {
-			t.mulRight(w, 0, n, alpha, bm[i*ldb:], ldb, mi)
-		})
-	})
+	b.triangular(s, ul, tA, d, m, n, alpha, a, lda, bm, ldb, native.Dtrmm, (*triangle).mulLeft, (*triangle).mulRight)
 }
 
 // mulLeft sets B[d:d+s, :nb] = alpha*op(A)[d:d+s, d:d+s]*B[d:d+s, :nb].

@@ -110,8 +110,12 @@ func (lv *level3) gemm(w *core.Worker, spread, m, n, k int, alpha float64, a, b 
 // should still be cut into.
 type span struct{ lo, n, spread int }
 
-// strips cuts [0, n) into strips at least stripMin wide, about spread of
-// them, and runs f on each, in parallel where w is not nil.
+// strips cuts [0, n) into strips at least stripMin wide, one per worker,
+// and runs f on each, in parallel where w is not nil. Each strip packs the
+// whole triangular or symmetric matrix again (a share of about 35/n of the
+// time per strip at n columns), so there are no more strips than workers;
+// the multiplies inside a strip fork further, and an idle worker steals
+// from those.
 func (lv *level3) strips(w *core.Worker, n int, f func(w *core.Worker, lo, n int)) {
 	var cut func(w *core.Worker, s span) struct{}
 	cut = func(w *core.Worker, s span) struct{} {
@@ -123,7 +127,7 @@ func (lv *level3) strips(w *core.Worker, n int, f func(w *core.Worker, lo, n int
 		core.Join(w, cut, span{s.lo, h, (s.spread + 1) / 2}, cut, span{s.lo + h, s.n - h, s.spread / 2})
 		return struct{}{}
 	}
-	cut(w, span{0, n, lv.spread})
+	cut(w, span{0, n, lv.pool.Workers()})
 }
 
 // at returns the view of op whose element (0, 0) is op's element (i, j).

@@ -94,10 +94,7 @@ func (lv *level3) gemm(w *core.Worker, spread, m, n, k int, alpha float64, a, b 
 		scaleSerial(m, n, beta, c, ldc)
 		return
 	}
-	g := &gemm{a: a, b: b, c: c, ldc: ldc, alpha: alpha, beta: beta, kern: lv.kern, grain: leafVolMax}
-	if lv.grain > 0 {
-		g.grain = lv.grain
-	}
+	g := lv.newGemm(alpha, a, b, beta, c, ldc)
 	t := block{g: g, m: m, n: n, k: k, first: true, spread: spread}
 	if w == nil || t.volume() <= int64(g.grain) && !t.spreads() {
 		leaf(w, t)

@@ -77,15 +77,22 @@ type block struct {
 	first   bool
 }
 
+// newGemm returns the state of one multiply c = alpha*a*b + beta*c with
+// cfg's kernel and leaf volume.
+func (cfg config) newGemm(alpha float64, a, b operand, beta float64, c []float64, ldc int) *gemm {
+	g := &gemm{a: a, b: b, c: c, ldc: ldc, alpha: alpha, beta: beta, kern: cfg.kern, grain: leafVolMax}
+	if cfg.grain > 0 {
+		g.grain = cfg.grain
+	}
+	return g
+}
+
 func multiply(cfg config, m, n, k int, alpha float64, a, b operand, beta float64, c []float64, ldc int) {
 	if alpha == 0 || k == 0 {
 		scaleSerial(m, n, beta, c, ldc)
 		return
 	}
-	g := &gemm{a: a, b: b, c: c, ldc: ldc, alpha: alpha, beta: beta, kern: cfg.kern, grain: leafVolMax}
-	if cfg.grain > 0 {
-		g.grain = cfg.grain
-	}
+	g := cfg.newGemm(alpha, a, b, beta, c, ldc)
 	root := block{g: g, m: m, n: n, k: k, first: true, spread: cfg.pool.Workers() * tasksPerWorker}
 	if cfg.pool.Workers() == 1 {
 		root.spread = 1

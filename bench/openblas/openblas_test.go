@@ -124,18 +124,13 @@ func use(b *testing.B, impl blas.Float64) {
 func BenchmarkCholesky(b *testing.B) {
 	rng := rand.New(rand.NewPCG(1, 1))
 	for _, n := range sizes() {
-		x := mat.NewDense(n, n, randSlice(rng, n*n))
-		var s mat.SymDense
-		s.SymOuterK(1, x)
-		for i := range n {
-			s.SetSym(i, i, s.At(i, i)+float64(n))
-		}
+		s := spd(rng, n)
 		for _, im := range impls {
 			b.Run(fmt.Sprintf("n=%d/%s", n, im.name), func(b *testing.B) {
 				use(b, im.impl)
 				var ch mat.Cholesky
 				for b.Loop() {
-					if !ch.Factorize(&s) {
+					if !ch.Factorize(s) {
 						b.Fatal("not positive definite")
 					}
 				}
@@ -169,12 +164,7 @@ func BenchmarkLU(b *testing.B) {
 func BenchmarkDpotrf(b *testing.B) {
 	rng := rand.New(rand.NewPCG(1, 1))
 	for _, n := range sizes() {
-		x := mat.NewDense(n, n, randSlice(rng, n*n))
-		var s mat.SymDense
-		s.SymOuterK(1, x)
-		for i := range n {
-			s.SetSym(i, i, s.At(i, i)+float64(n))
-		}
+		s := spd(rng, n)
 		a := s.RawSymmetric()
 		work := make([]float64, len(a.Data))
 		for _, im := range impls {
@@ -215,4 +205,15 @@ func BenchmarkDgetrf(b *testing.B) {
 			})
 		}
 	}
+}
+
+// spd returns a random symmetric positive definite n×n matrix, xxᵀ + n·I.
+func spd(rng *rand.Rand, n int) *mat.SymDense {
+	x := mat.NewDense(n, n, randSlice(rng, n*n))
+	var s mat.SymDense
+	s.SymOuterK(1, x)
+	for i := range n {
+		s.SetSym(i, i, s.At(i, i)+float64(n))
+	}
+	return &s
 }

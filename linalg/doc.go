@@ -1,5 +1,6 @@
 // Package linalg multiplies gonum matrices in parallel on the gofork
-// fork-join runtime.
+// fork-join runtime, and is a BLAS for gonum whose Level 3 runs the same
+// way.
 //
 // # Overview
 //
@@ -20,6 +21,21 @@
 // mat.ErrShape before anything is written, and a destination that shares
 // memory with an operand gets the right answer (the operand is copied first).
 //
+// # BLAS
+//
+// BLAS implements gonum's blas.Float64. One line makes every gonum program
+// that goes through blas64 (mat.Dense.Mul, mat.Cholesky, mat.LU, mat.QR,
+// the lapack routines) use it:
+//
+//	blas64.Use(linalg.BLAS{})
+//
+// Its Level 3 routines, Dgemm, Dsymm, Dsyrk, Dsyr2k, Dtrmm and Dtrsm, run as
+// fork-join tasks on the pool of the calling task or on core.Default();
+// Level 1 and Level 2 are gonum's. Arguments are checked as gonum checks
+// them and bad ones panic with gonum's own messages. blas64.Use is global
+// to the process: install BLAS once, before the goroutines that use gonum
+// start.
+//
 // # Algorithm
 //
 // The product is computed by recursive cache-oblivious splitting (Frigo,
@@ -34,9 +50,24 @@
 // BLIS (Van Zee and van de Geijn, "BLIS: A Framework for Rapidly Instantiating
 // BLAS Functionality", TOMS 2015): panels of a and b are packed into
 // contiguous per-worker buffers and a register-blocked micro-kernel keeps a
-// 6x8 block of the destination in registers. On amd64 with AVX2 and FMA the
-// micro-kernel is written in assembly; elsewhere, and under the purego build
-// tag, a pure-Go kernel with the same packing is used.
+// block of the destination in registers. The micro-kernel is chosen when
+// the program starts, from what the CPU reports: on amd64 with AVX-512F a
+// 12x16 block in 8-wide registers, with AVX2 and FMA a 6x8 block in 4-wide
+// ones, both in assembly; elsewhere, and under the purego build tag, a
+// pure-Go kernel with the same packing. GODEBUG=cpu.avx512f=off (or
+// cpu.avx2=off) holds a program to the smaller kernels.
+//
+// BLAS's other Level 3 routines recurse in the same way on their triangular
+// or symmetric matrix (Elmroth, Gustavson, Jonsson and Kågström, "Recursive
+// blocked algorithms and hybrid data structures for dense matrix library
+// software", SIAM Review 2004). Halving its order leaves two diagonal blocks,
+// smaller problems of the same kind, and a rectangle beside them whose part
+// of the work is a multiply. Dsyrk, Dsyr2k and Dsymm run the independent
+// parts as a Join; Dtrsm and Dtrmm cut B into strips of columns (or rows)
+// that run in parallel, and within a strip solve or multiply one diagonal
+// block after the other, as the data dependencies require. Small diagonal
+// blocks are solved or multiplied by gonum's serial code (Dtrsm, Dtrmm) or
+// computed as full squares by the multiply (Dsyrk, Dsyr2k, Dsymm).
 //
 // # Glossary
 //
@@ -46,7 +77,8 @@
 //   - micro-kernel: the innermost routine, an mr x nr block of the destination
 //     updated from one a panel and one b panel.
 //
-// Floating-point results differ from gonum's in the last bits, because the
+// Floating-point results, of Mul and of BLAS, differ from gonum's in the
+// last bits, because the
 // sums are taken in a different order; the error bound is the usual
 // k·eps·|a||b| of any dot-product-based multiply.
 package linalg

@@ -2,6 +2,21 @@ package linalg
 
 import "unsafe"
 
+// microKernel is the set of micro-kernels one multiply runs with: tile
+// computes one mr x nr block of dst, and wide, where the CPU has one,
+// computes a 2mr x 2nr block from two consecutive a panels (the second mr*k
+// elements after the first) and two consecutive b panels (the second nr*k
+// after the first), with tile's contract. Both read the same packed layout,
+// so the packing does not depend on the kernel.
+type microKernel struct {
+	name string
+	tile kernel
+	wide kernel
+}
+
+// portable is the pure-Go kernel set: every port and the purego tag run it.
+var portable = microKernel{name: "go", tile: kernelGo}
+
 // kernelGo is the portable micro-kernel. It walks the 6x8 tile as six 2x4
 // blocks, each a pass over the panels with 8 scalar accumulators (2 loads of
 // a and 4 of b per 8 multiply-adds). Measured against 3x4 and 2x2 blocks and

@@ -13,19 +13,23 @@ func BenchmarkKernel(b *testing.B) {
 	for _, kn := range kernels() {
 		for _, k := range []int{64, 256} {
 			b.Run(fmt.Sprintf("kernel=%s/k=%d", kn.name, k), func(b *testing.B) {
-				a := aligned(nil, k*mr)
-				bp := aligned(nil, k*nr)
+				rows, cols, kern := mr, nr, kn.tile
+				if kn.wide != nil {
+					rows, cols, kern = 2*mr, 2*nr, kn.wide
+				}
+				a := aligned(nil, k*rows)
+				bp := aligned(nil, k*cols)
 				for i := range a {
 					a[i] = 1
 				}
 				for i := range bp {
 					bp[i] = 1
 				}
-				c := make([]float64, mr*nr)
+				c := make([]float64, rows*cols)
 				for b.Loop() {
-					kn.k(k, &a[0], &bp[0], &c[0], nr, 1, 1)
+					kern(k, &a[0], &bp[0], &c[0], cols, 1, 1)
 				}
-				b.ReportMetric(float64(2*mr*nr*k)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+				b.ReportMetric(float64(2*rows*cols*k)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
 			})
 		}
 	}
@@ -42,7 +46,7 @@ func BenchmarkLeaf(b *testing.B) {
 				ao, _, _ := operandOf("a", x)
 				bo, _, _ := operandOf("b", y)
 				c := make([]float64, s.m*s.n)
-				g := &gemm{a: ao, b: bo, c: c, ldc: s.n, alpha: 1, kern: kn.k, grain: math.MaxInt}
+				g := &gemm{a: ao, b: bo, c: c, ldc: s.n, alpha: 1, kern: kn, grain: math.MaxInt}
 				for b.Loop() {
 					leaf(nil, block{g: g, m: s.m, n: s.n, k: s.k, first: true})
 				}

@@ -19,7 +19,7 @@ import (
 // kind of split on small matrices.
 type config struct {
 	pool  *core.Pool
-	kern  kernel
+	kern  microKernel
 	grain int
 }
 

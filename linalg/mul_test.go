@@ -62,17 +62,9 @@ func checkProduct(t *testing.T, got *mat.Dense, alpha float64, a, b mat.Matrix, 
 	}
 }
 
-// kernels lists the micro-kernels to test: the one this machine uses and
-// the portable one (the same one under the purego tag).
-func kernels() []struct {
-	name string
-	k    kernel
-} {
-	return []struct {
-		name string
-		k    kernel
-	}{{"best", bestKernel()}, {"go", kernelGo}}
-}
+// kernels lists the micro-kernel sets to test: every one this CPU runs,
+// the portable one first.
+func kernels() []microKernel { return supportedKernels() }
 
 // testPools returns pools of 1 and 2 workers and one of 3 HelpFirst workers
 // (more workers than cores, thieves take the first half of each Join); the
@@ -134,7 +126,7 @@ func TestMul(t *testing.T) {
 					a := randDense(rng, s.m, s.k)
 					b := randDense(rng, s.k, s.n)
 					var c mat.Dense
-					mulAdd(&c, 1, a, b, 0, config{pool: p, kern: kn.k})
+					mulAdd(&c, 1, a, b, 0, config{pool: p, kern: kn})
 					checkProduct(t, &c, 1, a, b, 0, nil)
 				})
 				if testing.Short() && kn.name == "go" {
@@ -146,7 +138,7 @@ func TestMul(t *testing.T) {
 					a := randDense(rng, s.m, s.k)
 					b := randDense(rng, s.k, s.n)
 					var c mat.Dense
-					mulAdd(&c, 1, a, b, 0, config{pool: p, kern: kn.k, grain: 1})
+					mulAdd(&c, 1, a, b, 0, config{pool: p, kern: kn, grain: 1})
 					checkProduct(t, &c, 1, a, b, 0, nil)
 				})
 			}
@@ -194,7 +186,7 @@ func TestMulTransposed(t *testing.T) {
 							a := va.of(s.m, s.k)
 							b := vb.of(s.k, s.n)
 							var c mat.Dense
-							mulAdd(&c, 1, a, b, 0, config{pool: p, kern: kn.k})
+							mulAdd(&c, 1, a, b, 0, config{pool: p, kern: kn})
 							checkProduct(t, &c, 1, a, b, 0, nil)
 						})
 					}
@@ -229,7 +221,7 @@ func TestMulAdd(t *testing.T) {
 						c.Set(0, 0, math.NaN())
 						c.Set(s.m-1, s.n-1, math.Inf(1))
 					}
-					mulAdd(c, alpha, a, b, beta, config{pool: core.Default(), kern: kn.k})
+					mulAdd(c, alpha, a, b, beta, config{pool: core.Default(), kern: kn})
 					checkProduct(t, c, alpha, a, b, beta, c0)
 				})
 				// Tiny leaves: beta must apply to the first k-step of
@@ -241,7 +233,7 @@ func TestMulAdd(t *testing.T) {
 					c0 := mat.DenseCopyOf(c)
 					pool := core.New(core.WithWorkers(2))
 					defer pool.Close()
-					mulAdd(c, alpha, a, b, beta, config{pool: pool, kern: kn.k, grain: 1})
+					mulAdd(c, alpha, a, b, beta, config{pool: pool, kern: kn, grain: 1})
 					checkProduct(t, c, alpha, a, b, beta, c0)
 				})
 			}
@@ -345,46 +337,54 @@ func TestGemm(t *testing.T) {
 	})
 }
 
-// TestKernels runs each micro-kernel on one tile against a plain loop,
-// with every beta path.
+// TestKernels runs each micro-kernel this CPU supports on one tile against
+// the portable kernel, with every beta path: the tile kernels on an mr x nr
+// tile, the wide ones on 2mr x 2nr (four portable tiles).
 func TestKernels(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 1))
 	for _, kn := range kernels() {
-		for _, k := range []int{1, 2, 3, 4, 5, 8, 13, 256} {
-			for _, beta := range []float64{0, 1, -0.5} {
-				a := make([]float64, k*mr)
-				b := make([]float64, k*nr)
-				for i := range a {
-					a[i] = rng.Float64()
-				}
-				for i := range b {
-					b[i] = rng.Float64()
-				}
-				const ldc = nr + 3
-				c := make([]float64, mr*ldc)
-				for i := range c {
-					c[i] = rng.Float64()
-				}
-				if beta == 0 {
-					c[0] = math.NaN()
-				}
-				c0 := append([]float64(nil), c...)
-				kn.k(k, &a[0], &b[0], &c[0], ldc, 1.5, beta)
-				for i := range mr {
-					for j := range ldc {
-						want := c0[i*ldc+j]
-						if j < nr {
-							s := 0.0
-							for p := range k {
-								s += a[p*mr+i] * b[p*nr+j]
-							}
-							want = 1.5 * s
-							if beta != 0 {
-								want += beta * c0[i*ldc+j]
-							}
+		for _, wide := range []bool{false, true} {
+			if wide && kn.wide == nil {
+				continue
+			}
+			rows, cols := mr, nr
+			if wide {
+				rows, cols = 2*mr, 2*nr
+			}
+			for _, k := range []int{1, 2, 3, 4, 5, 8, 13, 256} {
+				for _, beta := range []float64{0, 1, -0.5} {
+					a := make([]float64, k*rows)
+					b := make([]float64, k*cols)
+					for i := range a {
+						a[i] = rng.Float64()
+					}
+					for i := range b {
+						b[i] = rng.Float64()
+					}
+					ldc := cols + 3
+					c := make([]float64, rows*ldc)
+					for i := range c {
+						c[i] = rng.Float64()
+					}
+					if beta == 0 {
+						c[0] = math.NaN()
+					}
+					want := append([]float64(nil), c...)
+					for i0 := 0; i0 < rows; i0 += mr {
+						for j0 := 0; j0 < cols; j0 += nr {
+							kernelGo(k, &a[i0*k], &b[j0*k], &want[i0*ldc+j0], ldc, 1.5, beta)
 						}
-						if d := math.Abs(c[i*ldc+j] - want); !(d <= 1e-12*float64(k)) {
-							t.Fatalf("kernel=%s k=%d beta=%g: c(%d,%d) = %v, want %v", kn.name, k, beta, i, j, c[i*ldc+j], want)
+					}
+					if wide {
+						kn.wide(k, &a[0], &b[0], &c[0], ldc, 1.5, beta)
+					} else {
+						kn.tile(k, &a[0], &b[0], &c[0], ldc, 1.5, beta)
+					}
+					for i := range rows {
+						for j := range ldc {
+							if d := math.Abs(c[i*ldc+j] - want[i*ldc+j]); !(d <= 1e-12*float64(k)) {
+								t.Fatalf("kernel=%s wide=%v k=%d beta=%g: c(%d,%d) = %v, want %v", kn.name, wide, k, beta, i, j, c[i*ldc+j], want[i*ldc+j])
+							}
 						}
 					}
 				}

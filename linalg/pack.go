@@ -92,9 +92,22 @@ func packB(dst []float64, b operand, p0, k, j0, n int) {
 	for jr := 0; jr < n; jr += nr {
 		cols := min(nr, n-jr)
 		d := dst[jr*k : jr*k+nr*k]
-		if cols < nr {
-			clear(d)
+		if cols == nr {
+			// Eight rows of data read side by side, the panel written
+			// in order: one pass, no strided writes.
+			base := (j0+jr)*s + p0
+			r0, r1 := b.data[base:][:k], b.data[base+s:][:k]
+			r2, r3 := b.data[base+2*s:][:k], b.data[base+3*s:][:k]
+			r4, r5 := b.data[base+4*s:][:k], b.data[base+5*s:][:k]
+			r6, r7 := b.data[base+6*s:][:k], b.data[base+7*s:][:k]
+			for p := range k {
+				dp := d[p*nr : p*nr+nr : p*nr+nr]
+				dp[0], dp[1], dp[2], dp[3] = r0[p], r1[p], r2[p], r3[p]
+				dp[4], dp[5], dp[6], dp[7] = r4[p], r5[p], r6[p], r7[p]
+			}
+			continue
 		}
+		clear(d)
 		for j := range cols {
 			r := b.data[(j0+jr+j)*s+p0:][:k]
 			for p, v := range r {

@@ -1,0 +1,74 @@
+package linalg
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/gofork/gofork/core"
+	"gonum.org/v1/gonum/blas"
+)
+
+// BenchmarkBLAS measures the Level 3 routines at n = 2048 (512 with
+// -short) on pools of 1 and 2 workers with each kernel set this CPU runs,
+// beside gonum's own code. GFLOP/s counts 2n³ for Dgemm and n³ for Dtrsm
+// and Dsyrk. bench/openblas runs the same calls beside OpenBLAS.
+func BenchmarkBLAS(b *testing.B) {
+	n := 2048
+	if testing.Short() {
+		n = 512
+	}
+	rng := rand.New(rand.NewPCG(1, 1))
+	a, x, c := randSlice(rng, n*n), randSlice(rng, n*n), make([]float64, n*n)
+	l := randSlice(rng, n*n)
+	for i := range n {
+		l[i*n+i] = float64(n)
+	}
+	nn := float64(n) * float64(n) * float64(n)
+	routines := []struct {
+		name  string
+		flops float64
+		call  func(impl blas.Float64)
+	}{
+		{"Dgemm", 2 * nn, func(impl blas.Float64) {
+			impl.Dgemm(blas.NoTrans, blas.NoTrans, n, n, n, 1, a, n, x, n, 0, c, n)
+		}},
+		{"Dtrsm", nn, func(impl blas.Float64) {
+			copy(c, x)
+			impl.Dtrsm(blas.Left, blas.Lower, blas.NoTrans, blas.NonUnit, n, n, 1, l, n, c, n)
+		}},
+		{"Dsyrk", nn, func(impl blas.Float64) {
+			impl.Dsyrk(blas.Lower, blas.NoTrans, n, n, 1, a, n, 0, c, n)
+		}},
+	}
+	for _, r := range routines {
+		b.Run(fmt.Sprintf("%s/n=%d/gonum", r.name, n), func(b *testing.B) {
+			for b.Loop() {
+				r.call(native)
+			}
+			b.ReportMetric(r.flops*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+		})
+		for _, kn := range kernels()[1:] {
+			for _, p := range []int{1, 2} {
+				b.Run(fmt.Sprintf("%s/n=%d/kernel=%s/p=%d", r.name, n, kn.name, p), func(b *testing.B) {
+					pool := core.New(core.WithWorkers(p))
+					defer pool.Close()
+					impl := BLAS{tune: &tuning{pool: pool, kern: kn, triLeaf: triLeaf, symLeaf: symLeaf,
+						stripMin: stripMin, parMinVol: parMinVol, smallVol: smallVol}}
+					for b.Loop() {
+						r.call(impl)
+					}
+					b.ReportMetric(r.flops*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+				})
+			}
+		}
+	}
+}
+
+func randSlice(rng *rand.Rand, n int) []float64 {
+	d := make([]float64, n)
+	for i := range d {
+		d[i] = rng.Float64()*2 - 1
+	}
+	return d
+}

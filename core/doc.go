@@ -27,7 +27,7 @@
 // for comparison.
 //
 // An idle worker steals from a victim chosen by machine topology (near
-// workers first, see Topology), takes the oldest frame there (the biggest
+// workers first, see WithTopology), takes the oldest frame there (the biggest
 // piece of work), and sleeps when it finds nothing for a while (100 µs by
 // default, about what waking it again costs; see WithSpin). A worker
 // whose frame was stolen does not block: it steals back from the thief

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"runtime"
 	"time"
+
+	"github.com/gofork/gofork/topology"
 )
 
 // An Option configures a Pool created by New.
@@ -16,8 +18,8 @@ type config struct {
 	maxSpares  int
 	policy     Policy
 	scheduler  Scheduler
-	spin       time.Duration // Lazy: how long an idle worker searches past its passes
-	topology   *Topology     // nil: CurrentTopology()
+	spin       time.Duration     // Lazy: how long an idle worker searches past its passes
+	topology   *topology.Machine // nil: topology.Current()
 	pinning    bool
 }
 
@@ -155,9 +157,9 @@ func (c *config) validate() {
 }
 
 // WithTopology sets the machine description used to place workers on CPUs
-// and to choose victims (default CurrentTopology()). Tests and simulations
-// pass a recorded topology (ReadTopology on a saved sysfs tree).
-func WithTopology(t *Topology) Option {
+// and to choose victims (default topology.Current()). Tests and simulations
+// pass a recorded one (topology.Read on a saved sysfs tree).
+func WithTopology(t *topology.Machine) Option {
 	return func(c *config) { c.topology = t }
 }
 

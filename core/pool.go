@@ -6,6 +6,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/gofork/gofork/topology"
 )
 
 // A Pool is a set of workers, one goroutine each, that run fork-join tasks by
@@ -44,14 +46,14 @@ type Pool struct {
 
 	// growMu serialises creating workers and publishing rosters.
 	growMu    sync.Mutex
-	created   []*Worker   // every worker by ID; guarded by growMu
-	nRegular  int         // regular workers created; guarded by growMu
-	nSpares   int         // spares created; guarded by growMu
-	seed      uint64      // seeds the workers' victim generators
-	topology  *Topology   // the machine the workers are placed on
-	spread    []int       // CPUs in placement order: the k-th worker placed takes spread[k % len]
-	nodeIndex map[int]int // topology node number -> index in nodes; read-only after New
-	nodes     []nodeCount // per NUMA node of the topology: searching count
+	created   []*Worker         // every worker by ID; guarded by growMu
+	nRegular  int               // regular workers created; guarded by growMu
+	nSpares   int               // spares created; guarded by growMu
+	seed      uint64            // seeds the workers' victim generators
+	topology  *topology.Machine // the machine the workers are placed on
+	spread    []int             // CPUs in placement order: the k-th worker placed takes spread[k % len]
+	nodeIndex map[int]int       // topology node number -> index in nodes; read-only after New
+	nodes     []nodeCount       // per NUMA node of the topology: searching count
 
 	spares spareState // spare workers: how many run, how many are wanted
 	gov    governor   // starts spares for stalls; see governor.go
@@ -114,15 +116,15 @@ func New(opts ...Option) *Pool {
 func (p *Pool) placeWorkers() {
 	t := p.cfg.topology
 	if t == nil {
-		t = CurrentTopology()
+		t = topology.Current()
 	}
 	if p.cfg.pinning {
 		if allowed, err := pinAllowedCPUs(); err == nil {
-			t = t.restrict(allowed)
+			t = t.Restrict(allowed)
 		}
 	}
 	p.topology = t
-	p.spread = assignCPUs(t, t.NumCPUs())
+	p.spread = t.Spread()
 	p.nodeIndex = map[int]int{}
 	for k, node := range t.Nodes() {
 		p.nodeIndex[node] = k
@@ -131,7 +133,7 @@ func (p *Pool) placeWorkers() {
 }
 
 // Topology returns the machine description the pool placed its workers on.
-func (p *Pool) Topology() *Topology { return p.topology }
+func (p *Pool) Topology() *topology.Machine { return p.topology }
 
 // PinError reports why workers could not be pinned (WithPinning), or nil if
 // every worker was pinned or pinning was not asked for.

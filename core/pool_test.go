@@ -8,6 +8,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/gofork/gofork/topology"
 )
 
 func expectPanic(t *testing.T, want string, fn func()) {
@@ -265,7 +267,7 @@ func TestPinning(t *testing.T) {
 }
 
 func TestRecordedTopologyPool(t *testing.T) {
-	topo, err := ReadTopology(topoTestRoot("2socket"))
+	topo, err := topology.Read(topoTestRoot("2socket"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -288,7 +290,7 @@ func TestRecordedTopologyPool(t *testing.T) {
 // TestWakeNearSleeper checks the per-node wake choice on a recorded two-node
 // machine: a producer on node k wakes a sleeper of node k when there is one.
 func TestWakeNearSleeper(t *testing.T) {
-	topo, err := ReadTopology(topoTestRoot("2socket"))
+	topo, err := topology.Read(topoTestRoot("2socket"))
 	if err != nil {
 		t.Fatal(err)
 	}

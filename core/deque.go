@@ -2,6 +2,8 @@ package core
 
 import (
 	"sync/atomic"
+
+	"github.com/gofork/gofork/internal/lockfree"
 )
 
 // deque is a worker's split work-stealing deque, after Lace: "Lace: non-blocking
@@ -224,37 +226,28 @@ func (d *deque) stolenReturn(i uint32) {
 	}
 }
 
-// stealResult says what a steal attempt found.
-type stealResult uint8
-
-const (
-	stealEmpty   stealResult = iota // the victim had no shared work
-	stealLost                       // another thief or the owner won the race: worth retrying
-	stealSuccess                    // a frame was taken
-)
-
 // steal tries to take the oldest shared frame of d. Any worker but the owner
 // may call it.
-func (d *deque) steal() (*frameHeader, stealResult) {
+func (d *deque) steal() (*frameHeader, lockfree.StealResult) {
 	if d.sharedAllStolen.Load() {
-		return nil, stealEmpty
+		return nil, lockfree.StealEmpty
 	}
 	old := d.ts.Load() // pairs with the owner's store/CAS of ts in share
 	tail, split := unpackTS(old)
 	if tail < split {
 		if !d.ts.CompareAndSwap(old, packTS(tail+1, split)) {
-			return nil, stealLost
+			return nil, lockfree.StealLost
 		}
 		// The CAS succeeded against the value that shared slot tail, so the
 		// owner's writes of the slot and its frame happen before this read
 		// (I2), and the owner will not rewrite them until the frame is done (I3).
 		slots := *d.pub.Load()
-		return slots[tail], stealSuccess
+		return slots[tail], lockfree.StealSuccess
 	}
 	if !d.moveSplit.Load() {
 		d.moveSplit.Store(true) // ask the owner to share; read at its next push
 	}
-	return nil, stealEmpty
+	return nil, lockfree.StealEmpty
 }
 
 // hasShared reports whether a thief could take a frame now. Any worker.

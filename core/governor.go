@@ -286,11 +286,11 @@ func (g *governor) processorsOversubscribed() bool {
 // take: a root in the injector, a shared frame or a job on any worker. Roots in an
 // inbox are not counted: only their own worker may take them.
 func (p *Pool) stalledWork() bool {
-	if p.inj.n.Load() > 0 || p.outside.Load() != nil {
+	if p.inj.n.Load() > 0 || !p.outside.Empty() {
 		return true
 	}
 	for _, v := range p.roster.Load().all {
-		if v.dq.hasShared() || v.jobs.size() > 0 {
+		if v.dq.hasShared() || v.jobs.Len() > 0 {
 			return true
 		}
 	}

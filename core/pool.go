@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/gofork/gofork/topology"
+
+	"github.com/gofork/gofork/internal/lockfree"
 )
 
 // A Pool is a set of workers, one goroutine each, that run fork-join tasks by
@@ -62,9 +64,9 @@ type Pool struct {
 	// roots (Run, RunOn) and a Scope's tasks. The governor runs while it is
 	// nonzero, and Close waits until it is 0 (enter, exit).
 	inflight atomic.Int32
-	// outside is the stack of Scope tasks forked from outside the pool,
-	// newest first; workers take it whole (jobs.go).
-	outside atomic.Pointer[job]
+	// outside is the stack of Scope tasks forked from outside the pool;
+	// workers take it whole (drainOutside).
+	outside lockfree.Stack[job, *job]
 	// rootsWaiting counts roots in the injector and in inboxes, not yet
 	// taken: busy workers read it at their poll points (fair.go).
 	rootsWaiting atomic.Int32
@@ -196,12 +198,8 @@ func (p *Pool) Close() {
 		panic("core: Close called from inside a task of the pool")
 	}
 	p.closeOnce.Do(func() {
-		// A Swap, not a Store, before the load of inflight: the
-		// store-then-load order Dekker needs, kept by a read-modify-write
-		// even where a plain store was seen to let a later load pass it
-		// (qemu-aarch64; see jobDeque.pop).
-		p.closed.Swap(true)
-		for p.inflight.Load() != 0 { // after closed: pairs with enter's Add (Dekker)
+		lockfree.DekkerStoreBool(&p.closed, true) // before the load of inflight
+		for p.inflight.Load() != 0 {              // after closed: pairs with enter's Add (Dekker)
 			<-p.drained
 		}
 		p.gov.stop()

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
+
+	"github.com/gofork/gofork/internal/lockfree"
 )
 
 // Run runs root on a worker of p and returns its result. It may be called
@@ -168,10 +170,12 @@ type rootHeader struct {
 	// latch, as a stolen frame is for its owner: state goes from
 	// framePending to frameSleeping when the waiter sleeps (announce), and
 	// to frameDone when the root is complete, with a wake-up if it slept.
-	waiter    *Worker
-	state     atomic.Uint32
-	next      *rootHeader // inbox and injector link
-	submitted int64       // when it was submitted, in ns since the pool started (Pool.now)
+	waiter *Worker
+	state  atomic.Uint32
+	// Link threads a worker's inbox while the root is on its stack, and
+	// the injector's queue or the inbox's taken batch after.
+	lockfree.Link[rootHeader]
+	submitted int64 // when it was submitted, in ns since the pool started (Pool.now)
 }
 
 // A root waited for by a worker (waiter) is a latch (helpUntil): see
@@ -293,7 +297,7 @@ func (q *injector) push(r *rootHeader) {
 		q.head = r
 		q.since.Store(r.submitted)
 	} else {
-		q.tail.next = r
+		q.tail.Next = r
 	}
 	q.tail = r
 	q.n.Add(1) // after linking: a worker that sees n > 0 finds r under mu
@@ -311,13 +315,13 @@ func (q *injector) popOlder(olderThan int64) *rootHeader {
 	q.mu.Lock()
 	r := q.head
 	if r != nil && (olderThan < 0 || r.submitted <= olderThan) {
-		q.head = r.next
+		q.head = r.Next
 		if q.head == nil {
 			q.tail = nil
 		} else {
 			q.since.Store(q.head.submitted)
 		}
-		r.next = nil
+		r.Next = nil
 		q.n.Add(-1)
 	} else {
 		r = nil
@@ -327,51 +331,35 @@ func (q *injector) popOlder(olderThan int64) *rootHeader {
 }
 
 // inbox is a worker's queue of roots submitted by RunOn: a lock-free
-// multi-producer, single-consumer stack (Treiber). Producers push with a CAS
-// on head; the owning worker takes the whole stack with one Swap and keeps the
-// batch in its private list, oldest first.
+// multi-producer, single-consumer stack that the owning worker takes whole
+// into its private list, oldest first.
 type inbox struct {
-	head    atomic.Pointer[rootHeader] // producers' stack, newest first
-	pending *rootHeader                // owner only: taken batch, oldest first
-	// n counts the roots pushed and not yet taken to run, in head or in
+	stack   lockfree.Stack[rootHeader, *rootHeader] // producers' stack
+	pending *rootHeader                             // owner only: taken batch, oldest first
+	// n counts the roots pushed and not yet taken to run, in stack or in
 	// pending: what others (the governor, nudgeRoots) can read, since a
-	// batch in pending is invisible in head.
+	// batch in pending is invisible in stack.
 	n atomic.Int32
 }
 
 func (b *inbox) push(r *rootHeader) {
 	b.n.Add(1) // before the push: n is never below the roots a reader could find
-	for {
-		old := b.head.Load()
-		r.next = old
-		if b.head.CompareAndSwap(old, r) { // publishes r and r.next; pairs with Swap in take
-			return
-		}
-	}
+	b.stack.Push(r)
 }
 
 // ready reports whether a root waits. Owner only.
-func (b *inbox) ready() bool { return b.pending != nil || b.head.Load() != nil }
+func (b *inbox) ready() bool { return b.pending != nil || !b.stack.Empty() }
 
 // take returns the oldest submitted root, or nil. Owner only.
 func (b *inbox) take() *rootHeader {
 	if b.pending == nil {
-		if b.head.Load() == nil {
+		if b.pending = b.stack.TakeAll(); b.pending == nil {
 			return nil
 		}
-		// Reverse the stack into FIFO order.
-		var rev *rootHeader
-		for r := b.head.Swap(nil); r != nil; {
-			next := r.next
-			r.next = rev
-			rev = r
-			r = next
-		}
-		b.pending = rev
 	}
 	r := b.pending
-	b.pending = r.next
-	r.next = nil
+	b.pending = r.Next
+	r.Next = nil
 	b.n.Add(-1)
 	return r
 }

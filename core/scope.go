@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
+
+	"github.com/gofork/gofork/internal/lockfree"
 )
 
 // A Scope counts tasks forked with Go, which may run in parallel on a pool,
@@ -158,7 +160,7 @@ func (s *Scope) fork(p *Pool, w *Worker, fn func(*Worker, any), arg any) {
 	j := getJob(w)
 	j.fn, j.arg, j.scope = fn, arg, s
 	if w != nil {
-		w.jobs.push(j)
+		w.jobs.Push(j)
 		if p.sleep.counts.Load() != 0 {
 			p.notifyWork(w) // someone idles: wake a sleeper if nobody searches
 		} else {
@@ -167,7 +169,7 @@ func (s *Scope) fork(p *Pool, w *Worker, fn func(*Worker, any), arg any) {
 		return
 	}
 	j.outside = true
-	p.pushOutside(j)
+	p.outside.Push(j) // one CAS, no lock; a searching worker takes the whole stack (drainOutside)
 	p.notifyWork(nil) // wake a sleeper if nobody searches; poke the governor if all are busy
 }
 
@@ -294,8 +296,8 @@ func (l *scopeLatch) announce(w *Worker) bool {
 	l.fired.Store(false)
 	s.mu.Lock()
 	s.waiters = append(s.waiters, l)
-	s.hasWaiters.Swap(true)   // a Swap, to keep it before the load of n (see jobDeque.pop)
-	if s.n.Load() < l.below { // after hasWaiters: pairs with finish's Add
+	lockfree.DekkerStoreBool(&s.hasWaiters, true) // before the load of n
+	if s.n.Load() < l.below {                     // after hasWaiters: pairs with finish's Add
 		s.drop(l)
 		s.mu.Unlock()
 		return false

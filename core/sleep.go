@@ -253,11 +253,11 @@ func (w *Worker) waitWake() {
 // in the injector or its inbox, or a shared frame on any worker (the same
 // workers trySteal looks at: active ones and extras).
 func (p *Pool) workAvailable(w *Worker) bool {
-	if p.inj.n.Load() > 0 || p.outside.Load() != nil || w.inbox.head.Load() != nil || w.jobs.size() > 0 {
+	if p.inj.n.Load() > 0 || !p.outside.Empty() || !w.inbox.stack.Empty() || w.jobs.Len() > 0 {
 		return true
 	}
 	for _, v := range p.roster.Load().all {
-		if v != w && (v.dq.hasShared() || v.jobs.size() > 0) {
+		if v != w && (v.dq.hasShared() || v.jobs.Len() > 0) {
 			return true
 		}
 	}

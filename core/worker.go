@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"sync/atomic"
 	"time"
+
+	"github.com/gofork/gofork/internal/lockfree"
 )
 
 // A Worker is one of a pool's workers: a goroutine with a work-stealing deque.
@@ -41,7 +43,7 @@ type Worker struct {
 
 	// jobs holds the tasks this worker forked with Scope.Go (jobs.go),
 	// and jobFree the job records it may reuse (owner only).
-	jobs       jobDeque
+	jobs       lockfree.Deque[job]
 	jobFree    *job
 	jobFreeLen int
 
@@ -149,7 +151,7 @@ func (w *Worker) loop() {
 			continue
 		}
 		if !counted {
-			if j := w.jobs.pop(); j != nil { // its own jobs, without counting itself searching (see helpUntil)
+			if j := w.jobs.Pop(); j != nil { // its own jobs, without counting itself searching (see helpUntil)
 				w.runJob(j)
 				continue
 			}
@@ -219,7 +221,7 @@ func (w *Worker) search(latch latch, leap int, counted bool) bool {
 		if latch != nil && latch.probe() {
 			break
 		}
-		if j := w.jobs.pop(); j != nil {
+		if j := w.jobs.Pop(); j != nil {
 			w.found()
 			w.runJob(j)
 			return true
@@ -238,7 +240,7 @@ func (w *Worker) search(latch latch, leap int, counted bool) bool {
 			return true
 		}
 		if w.drainOutside() { // Scope tasks forked from outside: to this worker's jobs
-			if j := w.jobs.pop(); j != nil {
+			if j := w.jobs.Pop(); j != nil {
 				w.found()
 				w.runJob(j)
 				return true
@@ -351,7 +353,7 @@ func (w *Worker) trySteal(leap int) (h *frameHeader, j *job, owner int) {
 		}
 	}
 	for _, v := range r.extras {
-		if v != w && (v.dq.hasShared() || v.jobs.size() > 0) {
+		if v != w && (v.dq.hasShared() || v.jobs.Len() > 0) {
 			if h, j, _ := w.stealFrom(v); h != nil || j != nil {
 				return h, j, v.id
 			}
@@ -365,14 +367,14 @@ func (w *Worker) trySteal(leap int) (h *frameHeader, j *job, owner int) {
 func (w *Worker) stealFrom(v *Worker) (h *frameHeader, j *job, lost bool) {
 	w.stealAttempts++
 	h, res := v.dq.steal()
-	if res == stealSuccess {
+	if res == lockfree.StealSuccess {
 		return h, nil, false
 	}
-	j, jres := v.jobs.steal()
-	if jres == stealSuccess {
+	j, jres := v.jobs.Steal()
+	if jres == lockfree.StealSuccess {
 		return nil, j, false
 	}
-	return nil, nil, res == stealLost || jres == stealLost
+	return nil, nil, res == lockfree.StealLost || jres == lockfree.StealLost
 }
 
 // next returns a pseudo-random 64-bit number (xorshift64*).
@@ -523,7 +525,7 @@ func (w *Worker) helpUntil(l latch, leap int) {
 			// Its own jobs first, as a Join pops its own frames: without the
 			// searching count's two atomic updates, which bounce between
 			// workers when jobs are a microsecond.
-			if j := w.jobs.pop(); j != nil {
+			if j := w.jobs.Pop(); j != nil {
 				w.runJob(j)
 				continue
 			}

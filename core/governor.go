@@ -171,7 +171,7 @@ func (g *governor) tick(interval time.Duration) time.Duration {
 	p := g.p
 	p.refreshLimit()
 	next := min(2*interval, govTickMax)
-	if uint32(p.sleep.counts.Load()) != 0 || !p.stalledWork() {
+	if uint32(p.sleep.counts.Load()) != 0 || !p.workWaiting(nil) {
 		// Someone is looking for work, or none waits.
 		g.suspect = false
 		g.relax()
@@ -227,7 +227,7 @@ func (g *governor) confirmStall() bool {
 	p := g.p
 	for deadline := time.Now().Add(govConfirm); time.Now().Before(deadline); {
 		runtime.Gosched()
-		if uint32(p.sleep.counts.Load()) != 0 || !p.stalledWork() {
+		if uint32(p.sleep.counts.Load()) != 0 || !p.workWaiting(nil) {
 			return false
 		}
 	}
@@ -243,7 +243,7 @@ func (g *governor) relax() {
 	if s.stall.Load() == 0 {
 		return
 	}
-	if !g.p.stalledWork() || g.hasMetrics && g.processorsOversubscribed() {
+	if !g.p.workWaiting(nil) || g.hasMetrics && g.processorsOversubscribed() {
 		s.stall.Add(-1)
 		g.p.retireIdle()
 	}
@@ -280,19 +280,4 @@ func (g *governor) processorsOversubscribed() bool {
 	metrics.Read(g.samples)
 	running, runnable := g.samples[0].Value.Uint64(), g.samples[1].Value.Uint64()
 	return runnable > 0 && running >= uint64(runtime.GOMAXPROCS(0))
-}
-
-// stalledWork reports whether work waits that any worker or spare could
-// take: a root in the injector, a shared frame or a job on any worker. Roots in an
-// inbox are not counted: only their own worker may take them.
-func (p *Pool) stalledWork() bool {
-	if p.inj.n.Load() > 0 || !p.outside.Empty() {
-		return true
-	}
-	for _, v := range p.roster.Load().all {
-		if v.dq.hasShared() || v.jobs.Len() > 0 {
-			return true
-		}
-	}
-	return false
 }

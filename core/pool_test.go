@@ -307,7 +307,7 @@ func TestWakeNearSleeper(t *testing.T) {
 	defer pool.sleep.mu.Unlock()
 	for node := range 2 {
 		w := pool.sleeperInNode(node)
-		if w == nil || w.node != node || !w.asleep {
+		if w == nil || w.node != node || w.idle != asleep {
 			t.Fatalf("sleeperInNode(%d) = %+v", node, w)
 		}
 		if got := topo.Node(w.cpu); got != node {

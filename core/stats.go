@@ -76,6 +76,8 @@ func (p *Pool) Stats() Stats {
 		SpareLimitHits: p.spares.limitHits.Load(),
 		MaxRootWait:    time.Duration(p.maxRootWait.Load()),
 	}
+	p.sleep.mu.Lock() // for the workers' idle states
+	defer p.sleep.mu.Unlock()
 	for i, w := range all {
 		// Both loads race benignly with a worker waking up: the current
 		// sleep may be counted in neither or (for an instant) both.
@@ -96,7 +98,7 @@ func (p *Pool) Stats() Stats {
 			CPU:           w.cpu,
 			Pinned:        w.pinned.Load(),
 			Spare:         w.spare,
-			Parked:        w.parked.Load(),
+			Parked:        w.idle == parked || w.idle == retired,
 		}
 		if w.pinErr != nil {
 			s.Workers[i].PinError = w.pinErr.Error()

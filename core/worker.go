@@ -47,11 +47,8 @@ type Worker struct {
 	jobFree    *job
 	jobFreeLen int
 
-	asleep    bool // in the pool's idle list; guarded by the pool's sleep.mu
-	counted   bool // a waker counted this worker as searching; guarded by sleep.mu
-	activated bool // a spare handed work by activateSpare; guarded by sleep.mu
-
-	parked atomic.Bool // parked by the limit, or a retired spare; for Stats
+	idle      idleState // where it stands in the idle protocol (idle.go); guarded by the pool's sleep.mu
+	searching bool      // counted in the pool's searching count; owner only (set from woken by leaveIdle)
 
 	blocking int  // depth of Blocking calls running on this worker; owner only
 	inRoot   bool // running a root taken at a poll point (fair.go); owner only
@@ -127,40 +124,31 @@ func (w *Worker) loop() {
 			w.loop()
 		}()
 	}()
-	// A spare starts activated, counted as searching by its activator.
-	p.sleep.mu.Lock()
-	counted := w.counted
-	w.counted, w.activated = false, false
-	p.sleep.mu.Unlock()
+	p.leaveIdle(w) // a spare starts woken, counted as searching by its activator
 	for {
 		switch {
-		case w.spare && !counted && w.shouldRetire():
+		case w.spare && !w.searching && w.shouldRetire():
 			// More spares run than workers block: this one goes.
-			if counted, quitting = w.retire(); quitting {
+			if quitting = w.wait(forActivation, nil); quitting {
 				return
 			}
 			continue
 		case !w.spare && w.limited() && !w.inbox.ready():
-			if counted {
-				p.addSearching(w, -1)
-				counted = false
-			}
-			if quitting = w.parkLimited(); quitting {
+			w.stopSearching()
+			if quitting = w.wait(forLimit, nil); quitting {
 				return
 			}
 			continue
 		}
-		if !counted {
+		if !w.searching {
 			if j := w.jobs.Pop(); j != nil { // its own jobs, without counting itself searching (see helpUntil)
 				w.runJob(j)
 				continue
 			}
 		}
-		if w.search(nil, -1, counted) {
-			counted = false
+		if w.search(nil, -1) {
 			continue
 		}
-		counted = false
 		if p.quit.Load() {
 			w.publish()
 			if w.spare {
@@ -171,7 +159,7 @@ func (w *Worker) loop() {
 		}
 		if w.spare && w.shouldRetire() {
 			// Nothing to do and more spares than blocked workers: go.
-			if counted, quitting = w.retire(); quitting {
+			if quitting = w.wait(forActivation, nil); quitting {
 				return
 			}
 			continue
@@ -179,28 +167,8 @@ func (w *Worker) loop() {
 		// A spare still wanted sleeps like any worker: work for it may
 		// come while the worker it stands in for is blocked.
 		p.refreshLimit()
-		counted = w.sleep(nil)
+		w.wait(forWork, nil)
 	}
-}
-
-// parkLimited parks a regular worker beyond the limit, which holds no work,
-// until the limit grows past it, a root arrives in its inbox (RunOn), or the
-// pool quits; it reports the last. A parked worker is in neither the idle
-// list nor the searching count, so nothing but those three wakes it.
-func (w *Worker) parkLimited() (quit bool) {
-	p := w.pool
-	w.publish()
-	w.dq.releaseFrames(w.dq.head) // nothing runs here: drop what the frames reference
-	w.parked.Store(true)
-	// setLimit stores the limit, RunOn pushes the root and Close sets quit
-	// before they signal, and a wake token waits in the channel until taken:
-	// a condition that becomes true after it is read here is followed by a
-	// token, so no wake-up is lost.
-	for w.limited() && !w.inbox.ready() && !p.quit.Load() {
-		w.waitWake()
-	}
-	w.parked.Store(false)
-	return p.quit.Load()
 }
 
 // search looks for work and runs one task if it finds some: its own jobs
@@ -209,13 +177,11 @@ func (w *Worker) parkLimited() (quit bool) {
 // if it gave up (after searchRounds passes under the Lazy scheduler, or for
 // a spare), when latch is done, when w is beyond the limit (it then takes
 // only its inbox), or when the pool is quitting. While waiting on a stolen
-// frame, leap is the thief to steal back from first. counted says a waker
-// already counted w as searching.
-func (w *Worker) search(latch latch, leap int, counted bool) bool {
+// frame, leap is the thief to steal back from first. w is counted as
+// searching meanwhile (it may be already: a waker's hand-off).
+func (w *Worker) search(latch latch, leap int) bool {
 	p := w.pool
-	if !counted {
-		p.addSearching(w, 1)
-	}
+	w.startSearching()
 	var spinStart time.Time // when the first searchRounds passes were done
 	for round := 0; ; round++ {
 		if latch != nil && latch.probe() {
@@ -271,7 +237,7 @@ func (w *Worker) search(latch latch, leap int, counted bool) bool {
 			runtime.Gosched()
 		}
 	}
-	p.addSearching(w, -1)
+	w.stopSearching()
 	return false
 }
 
@@ -295,7 +261,8 @@ func spunOut(start *time.Time, spin time.Duration) bool {
 // first push is shared at once).
 func (w *Worker) found() {
 	p := w.pool
-	all, node := p.addSearching(w, -1)
+	all, node := p.count(w, -1, 0)
+	w.searching = false
 	last, lastInNode := all == 0, node == 0
 	if p.sleep.sleeping() == 0 {
 		return
@@ -353,7 +320,7 @@ func (w *Worker) trySteal(leap int) (h *frameHeader, j *job, owner int) {
 		}
 	}
 	for _, v := range r.extras {
-		if v != w && (v.dq.hasShared() || v.jobs.Len() > 0) {
+		if v != w && v.offers() {
 			if h, j, _ := w.stealFrom(v); h != nil || j != nil {
 				return h, j, v.id
 			}
@@ -519,9 +486,8 @@ func (w *Worker) waitStolen(h *frameHeader, i uint32) *PanicError {
 // anything else, then sleeping until l is done or work appears. A worker
 // beyond the limit helps nobody: it waits on l alone.
 func (w *Worker) helpUntil(l latch, leap int) {
-	counted := false
 	for !l.probe() {
-		if !counted {
+		if !w.searching {
 			// Its own jobs first, as a Join pops its own frames: without the
 			// searching count's two atomic updates, which bounce between
 			// workers when jobs are a microsecond.
@@ -531,46 +497,31 @@ func (w *Worker) helpUntil(l latch, leap int) {
 			}
 		}
 		if !w.spare && w.limited() {
-			if counted {
-				w.pool.addSearching(w, -1)
-				counted = false
+			w.stopSearching()
+			// Outside the idle list: whoever completes l sees the
+			// announcement and wakes w. Meanwhile it runs the roots of
+			// its own inbox, as a parked worker does: only w can run them,
+			// and l may wait on one (a RunOn to w from a task w waits for
+			// with RunOn, through another worker). RunOn wakes w after
+			// its push.
+			for !l.probe() {
+				if r := w.inbox.take(); r != nil {
+					w.runRoot(r, false)
+					continue
+				}
+				w.wait(forLatch, l)
 			}
-			w.waitLatch(l)
 			break
 		}
-		if w.search(l, leap, counted) {
-			counted = false
+		if w.search(l, leap) {
 			continue
 		}
-		counted = false
 		if l.probe() {
 			break
 		}
-		counted = w.sleep(l)
+		w.wait(forWork, l)
 	}
-	if counted {
-		w.pool.addSearching(w, -1) // woken by a waker but not searching any more
-	}
-}
-
-// waitLatch blocks until l is done, outside the idle list: whoever
-// completes it sees the announcement and wakes w. Spurious tokens (a limit
-// change, a stale one) only make it look again. Meanwhile it runs the roots
-// of its own inbox, as a parked worker does (parkLimited): only w can run
-// them, and the latch may wait on one (a RunOn to w from a task w waits for
-// with RunOn, through another worker). RunOn wakes w after its push.
-func (w *Worker) waitLatch(l latch) {
-	for !l.probe() {
-		if r := w.inbox.take(); r != nil {
-			w.runRoot(r, false)
-			continue
-		}
-		if !l.announce(w) {
-			return
-		}
-		w.waitWake()
-		l.withdraw(w)
-	}
+	w.stopSearching() // woken by a waker but not searching any more
 }
 
 // unwind pops every frame above depth after a panic: private frames are

@@ -7,4 +7,4 @@ package core
 const debugChecks = false
 
 func (p *Pool) checkCounts(c uint64, node int32, sleepingChanged bool) {}
-func (p *Pool) checkEnterIdle(w *Worker)                                {}
+func (p *Pool) checkEnterIdle(w *Worker)                               {}

@@ -40,7 +40,9 @@ func Run[R any](p *Pool, root func(w *Worker) R) R {
 	}
 	if w := workerOf(curg()); w != nil {
 		if w.pool == p {
-			return runInline(w, root)
+			var r R
+			runInline(w, func(w *Worker) { r = root(w) })
+			return r
 		}
 		var r R
 		w.block(func() { r = submitAndWait(p, root) })
@@ -59,9 +61,9 @@ func submitAndWait[R any](p *Pool, root func(w *Worker) R) R {
 	return j.wait(p)
 }
 
-// runInline runs a nested root on the current worker as a task of its own:
-// it may not sync what the task around it spawned, and must sync what it
-// spawns itself.
+// runInline runs a nested root on the current worker as a task of its own
+// (runTask): it may not sync what the task around it spawned, and must sync
+// what it spawns itself.
 //
 // If root panics (or calls runtime.Goexit), what it forked and did not join
 // is finished or dropped before the panic goes on (unwind: private frames
@@ -73,27 +75,13 @@ func submitAndWait[R any](p *Pool, root func(w *Worker) R) R {
 // on as a *PanicError, as Run promises whoever calls it: wrapped here if
 // the panic happened on this goroutine, as it came if it reached here from
 // a thief, where it was wrapped already (so that the type a caller
-// recovers does not depend on who stole what).
-func runInline[R any](w *Worker, root func(w *Worker) R) R {
-	depth, outer := w.dq.head, w.base
-	w.base = depth
-	normal := false
-	defer func() {
-		if normal {
-			w.base = outer
-			return
-		}
-		v := recover() // nil: runtime.Goexit, which goes on once this returns
-		w.unwind(depth)
-		w.base = outer
-		if v != nil {
-			panic(wrapPanic(v))
-		}
-	}()
-	r := root(w)
-	w.checkDepth(depth)
-	normal = true
-	return r
+// recovers does not depend on who stole what). A Goexit goes on as it is.
+func runInline(w *Worker, root func(w *Worker)) {
+	var pe *PanicError
+	w.runTask(root, func(e *PanicError) { pe = e })
+	if pe != nil {
+		panic(pe)
+	}
 }
 
 // RunOn runs root on the worker with the given ID and waits for it, for
@@ -122,7 +110,7 @@ func (p *Pool) RunOn(id int, root func(w *Worker)) {
 	fn := func(w *Worker) struct{} { root(w); return struct{}{} }
 	cur := workerOf(curg())
 	if cur != nil && cur.pool == p && cur.id == id {
-		runInline(cur, fn)
+		runInline(cur, root)
 		return
 	}
 	j := getRootJob[struct{}](p)

@@ -330,31 +330,26 @@ func (s *Scope) drop(l *scopeLatch) {
 	s.hasWaiters.Store(len(s.waiters) > 0)
 }
 
-// runJob runs the job j on w as a task of its own: its own base depth, its
-// spawns synced, its panic (or runtime.Goexit) recorded in its scope and
-// never propagated, and the scope counted done whatever happens.
+// runJob runs the job j on w as a task of its own: its panic (or
+// runtime.Goexit) is recorded in its scope and never propagated, and the
+// scope counts it done whatever happens.
 func (w *Worker) runJob(j *job) {
+	w.runTask(j.run, func(pe *PanicError) { w.endJob(j, pe) })
+}
+
+func (j *job) run(w *Worker) { j.fn(w, j.arg) }
+
+// endJob records the end of the job j in its scope and recycles its record
+// (one that panicked is left to the collector).
+func (w *Worker) endJob(j *job, pe *PanicError) {
 	s, outside := j.scope, j.outside
-	depth, outer := w.dq.head, w.base
-	w.base = depth
-	normal := false
-	defer func() {
-		if !normal {
-			v := recover()
-			if v == nil { // runtime.Goexit (see runTask)
-				v = ErrGoexit
-			}
-			s.panicked.CompareAndSwap(nil, wrapPanic(v))
-			w.unwind(depth)
-		}
-		w.base = outer
-		s.finish()
-		if outside {
-			w.pool.exit() // after finish: Close returns once the scope has counted it done
-		}
-	}()
-	j.fn(w, j.arg)
-	w.checkDepth(depth)
-	normal = true
-	w.putJob(j)
+	if pe != nil {
+		s.panicked.CompareAndSwap(nil, pe)
+	} else {
+		w.putJob(j)
+	}
+	s.finish()
+	if outside {
+		w.pool.exit() // after finish: Close returns once the scope has counted it done
+	}
 }

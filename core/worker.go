@@ -2,7 +2,6 @@ package core
 
 import (
 	"runtime"
-	"strconv"
 	"sync/atomic"
 	"time"
 
@@ -112,7 +111,7 @@ func (w *Worker) loop() {
 			return
 		}
 		// A task called runtime.Goexit: every task on this goroutine has
-		// been completed with ErrGoexit (runTask), but the goroutine is
+		// been completed with ErrGoexit (runTask), and the goroutine is
 		// ending. A fresh one takes over the worker and its deque, on a
 		// thread pinned as the old one was (the runtime retires the old
 		// one, still locked, with the goroutine).
@@ -354,13 +353,6 @@ func (w *Worker) next() uint64 {
 	return x * 0x2545F4914F6CDD1D
 }
 
-// runStolen runs a frame stolen from worker owner and completes its latch.
-func (w *Worker) runStolen(h *frameHeader, owner int) {
-	h.thief.Store(int32(w.id + 1)) // tell the owner whom to steal back from
-	w.stolen++
-	w.runTask(h.job, h, owner, nil)
-}
-
 // runRoot runs a root submitted by Run or RunOn and wakes its caller; busy
 // says it was taken at a poll point, on top of another task (fair.go).
 //
@@ -386,7 +378,7 @@ func (w *Worker) runRoot(r *rootHeader, busy bool) {
 	helped := r.waiter != nil
 	if busy && !helped {
 		w.rootsBusy++
-		r.handBack = true // before runTask sends on done: the caller reads it after
+		r.handBack = true // before endRoot sends on done: the caller reads it after
 		// The caller sends ack once it has the result (rootJob.wait): take
 		// it in a deferred call, so that a root that calls runtime.Goexit
 		// (which unwinds this goroutine past everything else here) does not
@@ -395,74 +387,27 @@ func (w *Worker) runRoot(r *rootHeader, busy bool) {
 		defer func() { <-r.ack }()
 	}
 	w.pool.rootStarted(r)
-	w.runTask(r.job, nil, -1, r)
+	w.runTask(r.job.execute, func(pe *PanicError) { w.endRoot(r, pe) })
 	if !busy && !helped {
 		runtime.Gosched()
 	}
 }
 
-// runTask runs a task, the stolen frame h of owner or the root r, and
-// completes it whatever happens: normally, by a panic (recovered, kept for
-// whoever waits), or by runtime.Goexit (which cannot be stopped: the task is
-// completed with ErrGoexit from the deferred call, and the worker's goroutine
-// is replaced, see loop). After a panic or Goexit the frames the task left in
-// the deque are dropped or waited for (unwind).
-func (w *Worker) runTask(j frameJob, h *frameHeader, owner int, r *rootHeader) {
-	depth, outer := w.dq.head, w.base
-	w.base = depth
-	normal := false
-	defer func() {
-		if normal {
-			return
-		}
-		v := recover()
-		if v == nil { // runtime.Goexit: recover returns nil only then (panic(nil) is a *runtime.PanicNilError)
-			v = ErrGoexit
-		}
-		pe := wrapPanic(v)
-		w.unwind(depth)
-		w.base = outer
-		w.complete(h, owner, r, pe)
-	}()
-	j.execute(w)
-	w.checkDepth(depth)
-	normal = true
-	w.base = outer
-	w.complete(h, owner, r, nil)
-}
-
-// checkDepth panics if a task that started at deque depth depth left spawns
-// behind (see Spawn).
-func (w *Worker) checkDepth(depth uint32) {
-	if w.dq.head != depth {
-		panic("core: a task returned with " + strconv.Itoa(int(w.dq.head)-int(depth)) + " spawned tasks not synced")
-	}
-}
-
-// complete publishes a task's end to whoever waits for it.
-func (w *Worker) complete(h *frameHeader, owner int, r *rootHeader, pe *PanicError) {
+// endRoot publishes the end of the root r to whoever waits for it: the
+// parked caller (done) and a worker that waits by helping (waiter).
+func (w *Worker) endRoot(r *rootHeader, pe *PanicError) {
 	w.publish()
-	if r != nil {
-		r.panicked = pe
-		if waiter := r.waiter; waiter != nil {
-			// Before the send: once the waiter has received, it may
-			// recycle r. Its receive follows its probe of state, so done
-			// is sent by then or just after.
-			if r.state.Swap(frameDone) == frameSleeping { // pairs with probe's Load (Dekker with announce)
-				w.pool.wakeWorker(waiter)
-			}
+	r.panicked = pe
+	if waiter := r.waiter; waiter != nil {
+		// Before the send: once the waiter has received, it may
+		// recycle r. Its receive follows its probe of state, so done
+		// is sent by then or just after.
+		if r.state.Swap(frameDone) == frameSleeping { // pairs with probe's Load (Dekker with announce)
+			w.pool.wakeWorker(waiter)
 		}
-		r.done <- struct{}{} // publishes the result; the caller's receive pairs with it
-		w.pool.exit()        // after the send: Close returns only once every caller can have its result
-		return
 	}
-	h.panicked = pe
-	// Subtle: once state is frameDone the owner may reuse the frame, so
-	// nothing below may touch h.
-	if h.state.Swap(frameDone) == frameSleeping { // publish res and panicked; pairs with state.Load in probe
-		p := w.pool
-		p.wakeWorker(p.roster.Load().all[owner])
-	}
+	r.done <- struct{}{} // publishes the result; the caller's receive pairs with it
+	w.pool.exit()        // after the send: Close returns only once every caller can have its result
 }
 
 // waitStolen waits until the stolen frame h at slot i of w's deque
@@ -522,22 +467,4 @@ func (w *Worker) helpUntil(l latch, leap int) {
 		w.wait(forWork, l)
 	}
 	w.stopSearching() // woken by a waker but not searching any more
-}
-
-// unwind pops every frame above depth after a panic: private frames are
-// dropped unrun, stolen ones are waited for (their panics are dropped: the
-// first panic is the one reported).
-func (w *Worker) unwind(depth uint32) {
-	d := &w.dq
-	for d.head > depth {
-		i := d.head - 1
-		h := d.slots[i]
-		if i >= d.split || d.reclaim(i) {
-			d.head = i
-			h.job.release()
-			continue
-		}
-		w.waitStolen(h, i)
-		h.job.release()
-	}
 }

@@ -45,18 +45,44 @@ func Run[R any](p *Pool, root func(w *Worker) R) R {
 			return r
 		}
 		var r R
-		w.block(func() { r = submitAndWait(p, root) })
+		w.block(func() { r = submitAndWait(p, root, nil) })
 		return r
 	}
-	return submitAndWait(p, root)
+	return submitAndWait(p, root, nil)
 }
 
-// submitAndWait submits root to p from outside its tasks and parks the
-// caller until it is done.
-func submitAndWait[R any](p *Pool, root func(w *Worker) R) R {
+// Run runs root on a worker of p and returns when it is done: Run (the
+// function) for a root that returns nothing, with the same contract. From
+// an ordinary goroutine it submits root and parks the caller until it is
+// done; from inside a task of p it runs root at once on the current worker;
+// from inside a task of another pool it submits root and waits as Blocking
+// does. A panic in root, or in any task it forks, reaches the caller as a
+// *PanicError once the rest of the computation is completed or dropped. It
+// panics if p or root is nil, or p is closed.
+func (p *Pool) Run(root func(w *Worker)) {
+	if p == nil {
+		panic("core: Pool.Run on a nil *Pool")
+	}
+	if root == nil {
+		panic("core: Pool.Run with a nil root function")
+	}
+	if w := workerOf(curg()); w != nil {
+		if w.pool == p {
+			runInline(w, root)
+			return
+		}
+		w.block(func() { submitAndWait[struct{}](p, nil, root) })
+		return
+	}
+	submitAndWait[struct{}](p, nil, root)
+}
+
+// submitAndWait submits a root to p from outside its tasks and parks the
+// caller until it is done: fn, or proc for a root without a result.
+func submitAndWait[R any](p *Pool, fn func(w *Worker) R, proc func(w *Worker)) R {
 	p.refreshLimit()
 	j := getRootJob[R](p)
-	j.fn = root
+	j.fn, j.proc = fn, proc
 	p.submit(&j.hdr)
 	return j.wait(p)
 }
@@ -107,14 +133,13 @@ func (p *Pool) RunOn(id int, root func(w *Worker)) {
 		panic("core: RunOn(" + strconv.Itoa(id) + "): no regular worker has that ID (the pool has IDs [0, " +
 			strconv.Itoa(len(all)) + "), spares excluded)")
 	}
-	fn := func(w *Worker) struct{} { root(w); return struct{}{} }
 	cur := workerOf(curg())
 	if cur != nil && cur.pool == p && cur.id == id {
 		runInline(cur, root)
 		return
 	}
 	j := getRootJob[struct{}](p)
-	j.fn = fn
+	j.proc = root
 	submit := func() {
 		p.enter()
 		j.hdr.submitted = p.now()
@@ -176,19 +201,27 @@ func (r *rootHeader) announce(*Worker) bool {
 
 func (r *rootHeader) withdraw(*Worker) { r.state.CompareAndSwap(frameSleeping, framePending) }
 
-// rootJob is a root submitted by Run, recycled through a per-type sync.Pool.
+// rootJob is a root submitted by Run, Pool.Run or RunOn, recycled through a
+// per-type sync.Pool.
 type rootJob[R any] struct {
 	hdr  rootHeader
 	home *sync.Pool // the pool of *rootJob[R] it is returned to
 	fn   func(*Worker) R
+	proc func(*Worker) // a root without a result (Pool.Run, RunOn): fn is nil
 	res  R
 }
 
-func (j *rootJob[R]) execute(w *Worker) { j.res = j.fn(w) }
+func (j *rootJob[R]) execute(w *Worker) {
+	if j.proc != nil {
+		j.proc(w)
+		return
+	}
+	j.res = j.fn(w)
+}
 
 func (j *rootJob[R]) release() {
 	var zero R
-	j.fn, j.res = nil, zero
+	j.fn, j.proc, j.res = nil, nil, zero
 }
 
 // wait parks the caller until the root is done, recycles the job and returns

@@ -110,5 +110,5 @@ func blockRunner(c config) pack.Runner {
 // onPool runs f as one task on c's pool, so that the loops f runs start on
 // a worker (see core.Run) instead of each waking the pool from outside.
 func onPool(c config, f func()) {
-	core.Run(c.pool, func(*core.Worker) struct{} { f(); return struct{}{} })
+	c.pool.Run(func(*core.Worker) { f() })
 }

@@ -167,8 +167,8 @@ func WithTopology(t *topology.Machine) Option {
 // thread to the worker's CPU (spreading workers over NUMA nodes first, then
 // packages, then cores). A worker that cannot be pinned (a container's CPU
 // limits, an operating system without affinity calls) runs unpinned: the
-// reason is in Stats (WorkerStats.PinError) and in Pool.PinError, never a
-// crash. Default off: the Go scheduler then moves workers freely.
+// reason is in Stats (WorkerStats.PinError), never a crash. Default off:
+// the Go scheduler then moves workers freely.
 func WithPinning(on bool) Option {
 	return func(c *config) { c.pinning = on }
 }

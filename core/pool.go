@@ -1,8 +1,6 @@
 package core
 
 import (
-	"errors"
-	"fmt"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -70,8 +68,7 @@ type Pool struct {
 	// rootsWaiting counts roots in the injector and in inboxes, not yet
 	// taken: busy workers read it at their poll points (fair.go).
 	rootsWaiting atomic.Int32
-	limitChanges atomic.Uint64 // setLimit calls that changed the limit, for Stats
-	maxRootWait  atomic.Int64  // longest submit-to-start wait of a root, ns
+	maxRootWait  atomic.Int64 // longest submit-to-start wait of a root, ns
 
 	rootJobs  sync.Map // reflect.Type -> *sync.Pool of *rootJob[R]
 	isDefault bool
@@ -132,21 +129,6 @@ func (p *Pool) placeWorkers() {
 		p.nodeIndex[node] = k
 	}
 	p.nodes = make([]nodeCount, len(p.nodeIndex))
-}
-
-// Topology returns the machine description the pool placed its workers on.
-func (p *Pool) Topology() *topology.Machine { return p.topology }
-
-// PinError reports why workers could not be pinned (WithPinning), or nil if
-// every worker was pinned or pinning was not asked for.
-func (p *Pool) PinError() error {
-	var errs []error
-	for _, w := range p.roster.Load().all {
-		if w.pinErr != nil {
-			errs = append(errs, fmt.Errorf("worker %d (cpu %d): %w", w.id, w.cpu, w.pinErr))
-		}
-	}
-	return errors.Join(errs...)
 }
 
 func splitmix(x uint64) uint64 {

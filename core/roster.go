@@ -141,7 +141,6 @@ func (p *Pool) setLimit(n int) {
 	p.publish(n)
 	p.applied.Store(int32(n))
 	regular := p.roster.Load().regular
-	p.limitChanges.Add(1)
 	p.growMu.Unlock()
 	for _, w := range regular[min(old, n):min(max(old, n), len(regular))] {
 		// Growing: w may be parked by limit. Shrinking: w may sleep in the

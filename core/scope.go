@@ -187,20 +187,6 @@ func (s *Scope) Wait(p *Pool) {
 	}
 }
 
-// WaitBelow waits until fewer than n tasks forked by Go on the scope are
-// unfinished, as Wait waits for none (a pipeline that keeps n tasks in
-// flight waits this way before it forks the next); it does not raise their
-// panics. It panics if p is nil or n < 1.
-func (s *Scope) WaitBelow(p *Pool, n int) {
-	if p == nil {
-		panic("core: Scope.WaitBelow on a nil *Pool")
-	}
-	if n < 1 {
-		panic("core: Scope.WaitBelow(" + strconv.Itoa(n) + "): n must be at least 1")
-	}
-	s.await(p, p.currentWorker(), int64(n))
-}
-
 // Pending returns the number of tasks forked and not yet finished.
 func (s *Scope) Pending() int { return int(s.n.Load()) }
 

@@ -73,10 +73,6 @@ type workerStats struct {
 // Workers()-1.
 func (w *Worker) ID() int { return w.id }
 
-// Spare reports whether the worker is a spare, started to stand in for a
-// blocked worker (see Blocking).
-func (w *Worker) Spare() bool { return w.spare }
-
 // Pool returns the pool the worker belongs to.
 func (w *Worker) Pool() *Pool { return w.pool }
 

@@ -206,8 +206,10 @@ func (g *governor) tick(interval time.Duration) time.Duration {
 		}
 	}
 	if p.sleep.sleeping() != 0 {
-		// A worker sleeps while work waits and nobody searches: wake it
-		// (the sleep protocol should not let this happen; be robust).
+		// A worker sleeps while work waits and nobody searches: the sleep
+		// protocol lets no wake-up be lost, so this is a bug. Wake it, and
+		// count it where tests look (Stats.LostWakeups).
+		p.lostWakeups.Add(1)
 		p.wakeOne(nil)
 		return govTickMin
 	}

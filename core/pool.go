@@ -68,7 +68,8 @@ type Pool struct {
 	// rootsWaiting counts roots in the injector and in inboxes, not yet
 	// taken: busy workers read it at their poll points (fair.go).
 	rootsWaiting atomic.Int32
-	maxRootWait  atomic.Int64 // longest submit-to-start wait of a root, ns
+	maxRootWait  atomic.Int64  // longest submit-to-start wait of a root, ns
+	lostWakeups  atomic.Uint64 // sleepers the governor had to wake (Stats.LostWakeups)
 
 	rootJobs  sync.Map // reflect.Type -> *sync.Pool of *rootJob[R]
 	isDefault bool

@@ -93,7 +93,7 @@ func TestScopeTree(t *testing.T) {
 				t.Fatalf("P=%d seed %d: visited %d nodes, want %d (pending %d)", workers, seed, got.Load(), want, s.Pending())
 			}
 		}
-		pool.Close()
+		closeChecked(t, pool)
 	}
 }
 

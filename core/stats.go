@@ -21,6 +21,13 @@ type Stats struct {
 	// MaxRootWait is the longest time a root submitted by Run or RunOn
 	// waited for a worker, from submission to start.
 	MaxRootWait time.Duration
+	// LostWakeups counts the sleepers the governor woke because shared work
+	// waited, nobody searched and the workers in tasks did not run: wake-ups
+	// the sleep protocol should have made. The protocol loses none, so it is
+	// 0 unless the runtime has a bug (or a producer was descheduled for the
+	// whole of the governor's confirmation between sharing work and reading
+	// the idle counts); tests assert it.
+	LostWakeups uint64
 }
 
 // WorkerStats are one worker's counters.
@@ -75,6 +82,7 @@ func (p *Pool) Stats() Stats {
 		SparesStarted:  p.spares.started.Load(),
 		SpareLimitHits: p.spares.limitHits.Load(),
 		MaxRootWait:    time.Duration(p.maxRootWait.Load()),
+		LostWakeups:    p.lostWakeups.Load(),
 	}
 	p.sleep.mu.Lock() // for the workers' idle states
 	defer p.sleep.mu.Unlock()

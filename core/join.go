@@ -170,31 +170,3 @@ func (w *Worker) Pending() int {
 func (w *Worker) Hungry() bool {
 	return w.pool.sleep.counts.Load() != 0
 }
-
-// Poll lets other work in during a long stretch of work that forks nothing:
-// if a thief has asked this worker for work, the older half of its private
-// frames becomes stealable; if a root submitted to the pool has waited too
-// long (see Run), the worker runs it here, on its own stack, and then
-// returns. A frame pushed by Join is normally made stealable at the next
-// fork; code that runs for a long time between forks (a leaf loop over a
-// large chunk) should call Poll every few tens of microseconds. It costs
-// two loads when nobody asked and no root waits.
-func (w *Worker) Poll() {
-	if w.dq.moveSplit.Load() || w.pool.rootsWaiting.Load() != 0 {
-		w.pollSlow()
-	}
-}
-
-func (w *Worker) pollSlow() {
-	d := &w.dq
-	if d.moveSplit.Load() {
-		if d.allStolen || d.head == d.split {
-			d.moveSplit.Store(false) // nothing private to give
-		} else {
-			w.shareSlow()
-		}
-	}
-	if w.pool.rootsWaiting.Load() != 0 {
-		w.attend()
-	}
-}

@@ -66,7 +66,7 @@ type Pool struct {
 	// workers take it whole (drainOutside).
 	outside lockfree.Stack[job, *job]
 	// rootsWaiting counts roots in the injector and in inboxes, not yet
-	// taken: busy workers read it at their poll points (fair.go).
+	// taken: busy workers read it at their poll points (poll.go).
 	rootsWaiting atomic.Int32
 	maxRootWait  atomic.Int64  // longest submit-to-start wait of a root, ns
 	lostWakeups  atomic.Uint64 // sleepers the governor had to wake (Stats.LostWakeups)
@@ -108,39 +108,6 @@ func New(opts ...Option) *Pool {
 	}
 	p.growMu.Unlock()
 	return p
-}
-
-// placeWorkers reads the topology and the order in which workers are placed
-// on its CPUs. With pinning, the topology is first restricted to the CPUs
-// this process may run on (a cpuset or taskset limit).
-func (p *Pool) placeWorkers() {
-	t := p.cfg.topology
-	if t == nil {
-		t = topology.Current()
-	}
-	if p.cfg.pinning {
-		if allowed, err := pinAllowedCPUs(); err == nil {
-			t = t.Restrict(allowed)
-		}
-	}
-	p.topology = t
-	p.spread = t.Spread()
-	p.nodeIndex = map[int]int{}
-	for k, node := range t.Nodes() {
-		p.nodeIndex[node] = k
-	}
-	p.nodes = make([]nodeCount, len(p.nodeIndex))
-}
-
-func splitmix(x uint64) uint64 {
-	x += 0x9E3779B97F4A7C15
-	x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9
-	x = (x ^ (x >> 27)) * 0x94D049BB133111EB
-	x ^= x >> 31
-	if x == 0 {
-		x = 1
-	}
-	return x
 }
 
 var (
@@ -192,4 +159,32 @@ func (p *Pool) Close() {
 		p.wakeAll()
 		p.exited.Wait()
 	})
+}
+
+// enter counts something submitted from outside (a root, a Scope's task)
+// in flight, panicking if the pool is closed, and wakes the governor for
+// the first one. Every enter is matched by an exit when the work is done.
+//
+// Close sets closed, then waits until inflight is 0; enter adds to inflight,
+// then loads closed. With sequentially consistent atomics either enter sees
+// closed (and backs out) or Close sees the work in flight (and waits for
+// it): nothing is submitted to a pool whose workers are gone.
+func (p *Pool) enter() {
+	if p.inflight.Add(1) == 1 {
+		p.gov.wake() // the first work in flight: the governor watches from now on
+	}
+	if p.closed.Load() {
+		p.exit()
+		panic("core: Run on a closed Pool")
+	}
+}
+
+// exit counts one submission done; the last one after Close lets it go on.
+func (p *Pool) exit() {
+	if p.inflight.Add(-1) == 0 && p.closed.Load() {
+		select {
+		case p.drained <- struct{}{}:
+		default:
+		}
+	}
 }

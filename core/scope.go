@@ -315,27 +315,3 @@ func (s *Scope) drop(l *scopeLatch) {
 	}
 	s.hasWaiters.Store(len(s.waiters) > 0)
 }
-
-// runJob runs the job j on w as a task of its own: its panic (or
-// runtime.Goexit) is recorded in its scope and never propagated, and the
-// scope counts it done whatever happens.
-func (w *Worker) runJob(j *job) {
-	w.runTask(j.run, func(pe *PanicError) { w.endJob(j, pe) })
-}
-
-func (j *job) run(w *Worker) { j.fn(w, j.arg) }
-
-// endJob records the end of the job j in its scope and recycles its record
-// (one that panicked is left to the collector).
-func (w *Worker) endJob(j *job, pe *PanicError) {
-	s, outside := j.scope, j.outside
-	if pe != nil {
-		s.panicked.CompareAndSwap(nil, pe)
-	} else {
-		w.putJob(j)
-	}
-	s.finish()
-	if outside {
-		w.pool.exit() // after finish: Close returns once the scope has counted it done
-	}
-}

@@ -96,27 +96,3 @@ func (p *Pool) wakeAll() {
 		p.wakeWorker(w)
 	}
 }
-
-// offers reports whether a thief could take something from v now: a shared
-// frame or a job. Any goroutine.
-func (v *Worker) offers() bool { return v.dq.hasShared() || v.jobs.Len() > 0 }
-
-// workWaiting reports whether shared work waits in p: a root in the
-// injector, a task on the outside stack, or something that a worker other
-// than except offers to thieves (any worker when except is nil). It is the
-// one question the sleep protocol's last check, the governor's stall test
-// and a thief's look at the extras ask, so that they cannot drift apart
-// (a lost wake-up one way, a false stall the other). It looks at every
-// worker (active ones and extras); roots in inboxes are not shared work:
-// only their own worker may take them.
-func (p *Pool) workWaiting(except *Worker) bool {
-	if p.inj.n.Load() > 0 || !p.outside.Empty() {
-		return true
-	}
-	for _, v := range p.roster.Load().all {
-		if v != except && v.offers() {
-			return true
-		}
-	}
-	return false
-}

@@ -1,13 +1,12 @@
 package core
 
-import (
-	"reflect"
-	"strconv"
-	"sync"
-	"sync/atomic"
+import "strconv"
 
-	"github.com/gofork/gofork/internal/lockfree"
-)
+// Roots: running a function on the pool from any goroutine. Run and
+// Pool.Run take a root for any worker; RunOn for one worker. Called from a
+// task of the pool they run the root inline (runInline), from a task of
+// another pool they wait as Blocking does, and from outside they submit it
+// and park.
 
 // Run runs root on a worker of p and returns its result. It may be called
 // from any goroutine, by many goroutines at once.
@@ -167,131 +166,6 @@ func (p *Pool) RunOn(id int, root func(w *Worker)) {
 	}
 }
 
-// rootHeader is the untyped part of a submitted root.
-type rootHeader struct {
-	job      frameJob
-	panicked *PanicError
-	done     chan struct{} // the worker sends when the root is complete
-	// handBack, when set by the worker before it sends on done, asks the
-	// caller to send on ack once it runs: a worker that took the root at a
-	// poll point waits for that, so that it resumes right after its caller
-	// instead of behind every goroutine queued (see runRoot).
-	handBack bool
-	ack      chan struct{}
-	// waiter is the worker of the pool that waits for the root by helping
-	// (RunOn from a task), or nil for a parked caller. For it the root is a
-	// latch, as a stolen frame is for its owner: state goes from
-	// framePending to frameSleeping when the waiter sleeps (announce), and
-	// to frameDone when the root is complete, with a wake-up if it slept.
-	waiter *Worker
-	state  atomic.Uint32
-	// Link threads a worker's inbox while the root is on its stack, and
-	// the injector's queue or the inbox's taken batch after.
-	lockfree.Link[rootHeader]
-	submitted int64 // when it was submitted, in ns since the pool started (Pool.now)
-}
-
-// A root waited for by a worker (waiter) is a latch (helpUntil): see
-// rootHeader.waiter; complete moves state to frameDone.
-func (r *rootHeader) probe() bool { return r.state.Load() == frameDone } // pairs with complete's Swap
-
-func (r *rootHeader) announce(*Worker) bool {
-	return r.state.CompareAndSwap(framePending, frameSleeping)
-}
-
-func (r *rootHeader) withdraw(*Worker) { r.state.CompareAndSwap(frameSleeping, framePending) }
-
-// rootJob is a root submitted by Run, Pool.Run or RunOn, recycled through a
-// per-type sync.Pool.
-type rootJob[R any] struct {
-	hdr  rootHeader
-	home *sync.Pool // the pool of *rootJob[R] it is returned to
-	fn   func(*Worker) R
-	proc func(*Worker) // a root without a result (Pool.Run, RunOn): fn is nil
-	res  R
-}
-
-func (j *rootJob[R]) execute(w *Worker) {
-	if j.proc != nil {
-		j.proc(w)
-		return
-	}
-	j.res = j.fn(w)
-}
-
-func (j *rootJob[R]) release() {
-	var zero R
-	j.fn, j.proc, j.res = nil, nil, zero
-}
-
-// wait parks the caller until the root is done, recycles the job and returns
-// the result or re-raises the root's panic.
-func (j *rootJob[R]) wait(p *Pool) R {
-	<-j.hdr.done // pairs with the send in runRoot: the result is visible
-	if j.hdr.handBack {
-		j.hdr.handBack = false
-		j.hdr.ack <- struct{}{} // buffered: the worker waits for it (runRoot)
-	}
-	res, pe := j.res, j.hdr.panicked
-	j.release()
-	j.hdr.panicked = nil
-	j.hdr.waiter = nil
-	j.hdr.state.Store(framePending)
-	j.home.Put(j)
-	if pe != nil {
-		panic(pe)
-	}
-	return res
-}
-
-// getRootJob returns a recycled root job for result type R. Root jobs carry a
-// channel, so recycling them keeps Run free of allocations in steady state.
-// Each job remembers its type's sync.Pool, so returning it needs no lookup.
-func getRootJob[R any](p *Pool) *rootJob[R] {
-	t := reflect.TypeFor[R]()
-	sp, ok := p.rootJobs.Load(t)
-	if !ok {
-		sp, _ = p.rootJobs.LoadOrStore(t, new(sync.Pool))
-	}
-	home := sp.(*sync.Pool)
-	if j, ok := home.Get().(*rootJob[R]); ok {
-		return j
-	}
-	j := &rootJob[R]{home: home}
-	j.hdr.job = j
-	j.hdr.done = make(chan struct{}, 1)
-	j.hdr.ack = make(chan struct{}, 1)
-	return j
-}
-
-// enter counts something submitted from outside (a root, a Scope's task)
-// in flight, panicking if the pool is closed, and wakes the governor for
-// the first one. Every enter is matched by an exit when the work is done.
-//
-// Close sets closed, then waits until inflight is 0; enter adds to inflight,
-// then loads closed. With sequentially consistent atomics either enter sees
-// closed (and backs out) or Close sees the work in flight (and waits for
-// it): nothing is submitted to a pool whose workers are gone.
-func (p *Pool) enter() {
-	if p.inflight.Add(1) == 1 {
-		p.gov.wake() // the first work in flight: the governor watches from now on
-	}
-	if p.closed.Load() {
-		p.exit()
-		panic("core: Run on a closed Pool")
-	}
-}
-
-// exit counts one submission done; the last one after Close lets it go on.
-func (p *Pool) exit() {
-	if p.inflight.Add(-1) == 0 && p.closed.Load() {
-		select {
-		case p.drained <- struct{}{}:
-		default:
-		}
-	}
-}
-
 // submit queues a root for any worker and wakes one if nobody searches.
 func (p *Pool) submit(r *rootHeader) {
 	p.enter()
@@ -299,88 +173,4 @@ func (p *Pool) submit(r *rootHeader) {
 	p.rootsWaiting.Add(1) // before the push: a poll point that sees the root counts it
 	p.inj.push(r)
 	p.notifyWork(nil)
-}
-
-// injector is the pool-wide FIFO of roots submitted by Run from outside.
-type injector struct {
-	mu         sync.Mutex
-	head, tail *rootHeader  // guarded by mu
-	n          atomic.Int32 // queue length, readable without mu
-	// since is the submit time of the head root (Pool.now), readable
-	// without mu; meaningful while n > 0. Busy workers compare it with the
-	// clock at their poll points (fair.go).
-	since atomic.Int64
-}
-
-func (q *injector) push(r *rootHeader) {
-	q.mu.Lock()
-	if q.tail == nil {
-		q.head = r
-		q.since.Store(r.submitted)
-	} else {
-		q.tail.Next = r
-	}
-	q.tail = r
-	q.n.Add(1) // after linking: a worker that sees n > 0 finds r under mu
-	q.mu.Unlock()
-}
-
-// pop takes the oldest root, or nil. With olderThan >= 0 it takes it only
-// if it was submitted at or before olderThan (Pool.now's clock).
-func (q *injector) pop() *rootHeader { return q.popOlder(-1) }
-
-func (q *injector) popOlder(olderThan int64) *rootHeader {
-	if q.n.Load() == 0 {
-		return nil
-	}
-	q.mu.Lock()
-	r := q.head
-	if r != nil && (olderThan < 0 || r.submitted <= olderThan) {
-		q.head = r.Next
-		if q.head == nil {
-			q.tail = nil
-		} else {
-			q.since.Store(q.head.submitted)
-		}
-		r.Next = nil
-		q.n.Add(-1)
-	} else {
-		r = nil
-	}
-	q.mu.Unlock()
-	return r
-}
-
-// inbox is a worker's queue of roots submitted by RunOn: a lock-free
-// multi-producer, single-consumer stack that the owning worker takes whole
-// into its private list, oldest first.
-type inbox struct {
-	stack   lockfree.Stack[rootHeader, *rootHeader] // producers' stack
-	pending *rootHeader                             // owner only: taken batch, oldest first
-	// n counts the roots pushed and not yet taken to run, in stack or in
-	// pending: what others (the governor, nudgeRoots) can read, since a
-	// batch in pending is invisible in stack.
-	n atomic.Int32
-}
-
-func (b *inbox) push(r *rootHeader) {
-	b.n.Add(1) // before the push: n is never below the roots a reader could find
-	b.stack.Push(r)
-}
-
-// ready reports whether a root waits. Owner only.
-func (b *inbox) ready() bool { return b.pending != nil || !b.stack.Empty() }
-
-// take returns the oldest submitted root, or nil. Owner only.
-func (b *inbox) take() *rootHeader {
-	if b.pending == nil {
-		if b.pending = b.stack.TakeAll(); b.pending == nil {
-			return nil
-		}
-	}
-	r := b.pending
-	b.pending = r.Next
-	r.Next = nil
-	b.n.Add(-1)
-	return r
 }

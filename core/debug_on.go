@@ -45,3 +45,17 @@ func (p *Pool) checkEnterIdle(w *Worker) {
 		}
 	}
 }
+
+// checkShared checks the split deque's I1 and I4 after an owner operation
+// on the shared part: tail <= split <= head with the owner's split equal to
+// the one thieves see, unless every frame was stolen; and the owner's and
+// the thieves' all-stolen flags agree.
+func (d *deque) checkShared() {
+	tail, split := unpackTS(d.ts.Load())
+	if d.allStolen != d.sharedAllStolen.Load() {
+		panic(fmt.Sprintf("core: invariant I4: allStolen %v but the thieves' copy is %v", d.allStolen, d.sharedAllStolen.Load()))
+	}
+	if !d.allStolen && (split != d.split || tail > split || split > d.head) {
+		panic(fmt.Sprintf("core: invariant I1: tail %d, split %d (owner's %d), head %d", tail, split, d.split, d.head))
+	}
+}

@@ -162,6 +162,9 @@ func (d *deque) share() {
 	if d.moveSplit.Load() {
 		d.moveSplit.Store(false)
 	}
+	if debugChecks {
+		d.checkShared()
+	}
 }
 
 // shareAll makes every private frame available to thieves: split moves up
@@ -181,6 +184,9 @@ func (d *deque) shareAll() bool {
 	d.split = d.head
 	if d.moveSplit.Load() {
 		d.moveSplit.Store(false)
+	}
+	if debugChecks {
+		d.checkShared()
 	}
 	return true
 }
@@ -209,6 +215,9 @@ func (d *deque) reclaim(i uint32) bool {
 		newSplit := (tail + split) / 2
 		if d.ts.CompareAndSwap(old, packTS(tail, newSplit)) { // after this no thief can take i
 			d.split = newSplit
+			if debugChecks {
+				d.checkShared()
+			}
 			return true
 		}
 	}

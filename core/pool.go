@@ -181,7 +181,11 @@ func (p *Pool) enter() {
 
 // exit counts one submission done; the last one after Close lets it go on.
 func (p *Pool) exit() {
-	if p.inflight.Add(-1) == 0 && p.closed.Load() {
+	n := p.inflight.Add(-1)
+	if debugChecks && n < 0 {
+		panic("core: invariant: more submissions done than entered (inflight < 0)")
+	}
+	if n == 0 && p.closed.Load() {
 		select {
 		case p.drained <- struct{}{}:
 		default:

@@ -97,6 +97,9 @@ func (w *Worker) shouldRetire() bool {
 			return false
 		}
 		if s.active.CompareAndSwap(a, a-1) {
+			if debugChecks && a-1 < 0 {
+				panic("core: invariant: a spare retired that was not active (active spares < 0)")
+			}
 			return true
 		}
 	}

@@ -1,6 +1,6 @@
 package core
 
-// Waiting inside a task (DESIGN.md, "Joins and panics"). A task that must
+// Waiting inside a task (DESIGN.md, "Waiting inside a task"). A task that must
 // wait for something another worker completes (its stolen frame, a root it
 // submitted to another worker with RunOn, a Scope's tasks) does not block
 // its worker: it helps, running other work until the thing is done, and

@@ -32,3 +32,44 @@ func TestLostWakeupCounted(t *testing.T) {
 		t.Fatal("the governor rescued the task without counting a lost wake-up")
 	}
 }
+
+// TestLeavingSearcherWakesSleeper: a worker that a waker counted as
+// searching and that leaves without searching (a waiter woken by its
+// latch) while work published meanwhile waits, and another worker sleeps,
+// wakes that worker itself: the producer saw a searcher and woke nobody.
+// Without that, the work would wait for the governor's rescue, which the
+// check at Close counts as a lost wake-up.
+func TestLeavingSearcherWakesSleeper(t *testing.T) {
+	p := New(WithWorkers(2))
+	defer closeChecked(t, p)
+	if !waitAllAsleep(p, 10*time.Second) {
+		t.Fatal("the workers did not go to sleep")
+	}
+	var s Scope
+	ran := make(chan struct{})
+	p.RunOn(0, func(w *Worker) {
+		// Taking the root woke worker 1 to keep looking; let it sleep again.
+		other := p.roster.Load().all[1]
+		if !waitFor(10*time.Second, func() bool { return other.idleState() == asleep }) {
+			t.Error("worker 1 did not go back to sleep")
+		}
+		// As a latch's completer hands w its wake-up: w counted searching.
+		p.count(w, 1, 0)
+		w.searching = true
+		// A producer publishes work and sees a searcher: it wakes nobody.
+		j := getJob(nil)
+		j.fn, j.arg, j.scope, j.outside = callFunc, func(*Worker) { close(ran) }, &s, true
+		p.enter()
+		s.n.Add(1)
+		p.outside.Push(j)
+		p.notifyWork(nil)
+		// w goes back to its task without searching, and blocks there.
+		w.stopSearching()
+		select {
+		case <-ran:
+		case <-time.After(10 * time.Second): // hang detector only
+			t.Error("the task published meanwhile never ran")
+		}
+	})
+	s.Wait(p)
+}

@@ -48,6 +48,10 @@ type sleepState struct {
 	// guarded by mu. They are not counted in counts.
 	retired []*Worker
 
+	// epoch counts the changes of idle (a worker added or taken off);
+	// guarded by mu. The governor compares it over time (rescue).
+	epoch uint64
+
 	// counts packs the number of workers searching for work (low 32 bits)
 	// and the number asleep (high 32 bits, == len(idle)). One word, so that
 	// Join's fast path learns with a single load whether any worker is idle
@@ -56,6 +60,13 @@ type sleepState struct {
 }
 
 func (s *sleepState) sleeping() uint32 { return uint32(s.counts.Load() >> 32) }
+
+// epochNow returns the idle list's epoch.
+func (s *sleepState) epochNow() uint64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.epoch
+}
 
 // nodeCount is one NUMA node's number of searching workers, padded to its own
 // cache line. It is a heuristic on top of the global counts (Lazy keeps one
@@ -125,12 +136,22 @@ func (w *Worker) startSearching() {
 	}
 }
 
-// stopSearching takes w out of the searching count, if it is in it. Owner
-// only.
+// stopSearching takes w out of the searching count, if it is in it. If w
+// was the last worker searching while others sleep, and shared work waits,
+// it wakes one: a producer that published that work while w was counted
+// saw a searcher and woke nobody, and w is leaving without having found it
+// (a waiter woken by its latch goes back to its task; a worker beyond the
+// limit parks). This is the Go runtime's rule for a spinning M that stops
+// spinning. Dekker: w's decrement, then its loads of the work; the
+// producer's publication, then its load of the count. Owner only.
 func (w *Worker) stopSearching() {
-	if w.searching {
-		w.pool.count(w, -1, 0)
-		w.searching = false
+	if !w.searching {
+		return
+	}
+	w.searching = false
+	p := w.pool
+	if all, _ := p.count(w, -1, 0); all == 0 && p.sleep.sleeping() != 0 && p.workWaiting(nil) {
+		p.wakeOne(w)
 	}
 }
 
@@ -199,6 +220,7 @@ func (p *Pool) enterIdle(w *Worker, why waitReason) {
 	switch why {
 	case forWork:
 		s.idle = append(s.idle, w)
+		s.epoch++
 		w.idle = asleep
 		p.count(w, 0, 1)
 	case forLimit:
@@ -222,6 +244,7 @@ func (p *Pool) leaveIdle(w *Worker) {
 	switch w.idle {
 	case asleep:
 		s.idle = unlist(s.idle, w)
+		s.epoch++
 		p.count(w, 0, -1)
 	case woken:
 		w.searching = true
@@ -236,6 +259,7 @@ func (p *Pool) leaveIdle(w *Worker) {
 func (p *Pool) takeIdle(w *Worker) {
 	if w.idle == asleep {
 		p.sleep.idle = unlist(p.sleep.idle, w)
+		p.sleep.epoch++
 		w.idle = woken
 		p.count(w, 1, -1)
 	}

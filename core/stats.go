@@ -22,11 +22,11 @@ type Stats struct {
 	// waited for a worker, from submission to start.
 	MaxRootWait time.Duration
 	// LostWakeups counts the sleepers the governor woke because shared work
-	// waited, nobody searched and the workers in tasks did not run: wake-ups
-	// the sleep protocol should have made. The protocol loses none, so it is
-	// 0 unless the runtime has a bug (or a producer was descheduled for the
-	// whole of the governor's confirmation between sharing work and reading
-	// the idle counts); tests assert it.
+	// waited, nobody searched and the idle list did not change for a long
+	// while (far longer than a thread caught between the two steps of the
+	// sleep protocol is kept from running): wake-ups the protocol should
+	// have made. The protocol loses none, so it is 0 unless the runtime has
+	// a bug; tests assert it.
 	LostWakeups uint64
 }
 

@@ -163,6 +163,9 @@ func (w *Worker) next() uint64 {
 	return x * 0x2545F4914F6CDD1D
 }
 
+// splitmix is SplitMix64's output function, never 0: it seeds each
+// worker's xorshift generator (which must not start at 0) from the pool's
+// seed and the worker's ID.
 func splitmix(x uint64) uint64 {
 	x += 0x9E3779B97F4A7C15
 	x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9

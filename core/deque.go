@@ -57,6 +57,8 @@ type deque struct {
 	slots     []*frameHeader                 // slot i holds the frame of fork depth i
 	cache     []any                          // cache[i] is slots[i]'s frame as its typed pointer
 	used      uint32                         // depths below used may hold data since the last releaseFrames; used <= len(cache)
+	fast      uint32                         // a fork at a depth below fast takes Join's fast path: used, or 0 under HelpFirst
+	helpFirst bool                           // the pool's policy is HelpFirst: every Join takes reach's branch, which reads it
 	pub       atomic.Pointer[[]*frameHeader] // the thieves' view of slots; replaced on growth
 
 	_ [cacheLinePad]byte
@@ -94,7 +96,8 @@ func packTS(tail, split uint32) uint64 { return uint64(split)<<32 | uint64(tail)
 
 func unpackTS(ts uint64) (tail, split uint32) { return uint32(ts), uint32(ts >> 32) }
 
-func (d *deque) init() {
+func (d *deque) init(helpFirst bool) {
+	d.helpFirst = helpFirst
 	d.slots = make([]*frameHeader, dequeInitialSlots)
 	d.cache = make([]any, dequeInitialSlots)
 	d.publishSlots()
@@ -102,13 +105,19 @@ func (d *deque) init() {
 	d.sharedAllStolen.Store(true)
 }
 
-// reach is Join's slow path for a push at depth i >= used: it records that
-// frame i will hold data and makes room for it. Owner only.
+// reach is the branch a fork at depth i >= fast takes: the first push at
+// that depth since the worker was idle, or any push of a HelpFirst worker,
+// whose fast stays 0 so that the fork path of WorkFirst workers never reads
+// the policy. It records that frame i will hold data and makes room for it.
+// Owner only.
 func (d *deque) reach(i uint32) {
 	if int(i) >= len(d.cache) {
 		d.grow()
 	}
-	d.used = i + 1
+	d.used = max(d.used, i+1)
+	if !d.helpFirst {
+		d.fast = d.used
+	}
 }
 
 // grow doubles the deque's capacity. Owner only.

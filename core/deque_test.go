@@ -69,7 +69,7 @@ func itemOf(h *frameHeader) *item { return (*item)(unsafe.Pointer(h)) }
 
 func newTestDeque() *deque {
 	d := new(deque)
-	d.init()
+	d.init(false)
 	return d
 }
 

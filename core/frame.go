@@ -129,4 +129,5 @@ func (d *deque) releaseFrames(from uint32) {
 		d.slots[i].job.release()
 	}
 	d.used = min(d.used, from)
+	d.fast = min(d.fast, d.used)
 }

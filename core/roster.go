@@ -56,9 +56,9 @@ func (p *Pool) publish(limit int) {
 // shows a worker whose pinning result is still being written.
 func (p *Pool) newWorker(spare bool) *Worker {
 	id := len(p.created)
-	w := &Worker{pool: p, id: id, spare: spare, index: -1, helpFirst: p.cfg.policy == HelpFirst, wake: make(chan struct{}, 1)}
+	w := &Worker{pool: p, id: id, spare: spare, index: -1, wake: make(chan struct{}, 1)}
 	w.rng = splitmix(p.seed + uint64(id)*0x9E3779B97F4A7C15)
-	w.dq.init()
+	w.dq.init(p.cfg.policy == HelpFirst)
 	// Regular workers and spares take the CPUs of one spread order
 	// (assignCPUs is prefix-stable): regular workers by index, so that the
 	// active set is always the best-spread prefix, spares after them.

@@ -13,8 +13,7 @@ import (
 type Worker struct {
 	dq deque // first: the fields Join touches sit at the start of the struct
 
-	pool      *Pool
-	helpFirst bool // the pool's policy, copied here for Join's fast path
+	pool *Pool
 
 	// Owner-private counters, published to stats by publish.
 	shares        uint64

@@ -1,5 +1,9 @@
 package core
 
+// Blocking: a task that says it blocks hands its worker's role to a spare
+// at once (DESIGN.md, "Blocking"). Without the hint the governor finds the
+// blocked workers itself.
+
 // Blocking runs fn, which is expected to block (a network call, a file read,
 // a wait on a channel, a lock or a WaitGroup), and returns when it returns.
 // Called from a task, the worker's role passes to a spare worker for the
@@ -52,22 +56,4 @@ func (w *Worker) block(fn func()) {
 	}()
 	p.activateSpare()
 	fn()
-}
-
-// Share makes every frame this worker holds privately stealable now (the
-// split deque keeps the newest forks private until a thief asks), and lets
-// in a root that has waited too long, as Poll does. Code about to run for a
-// long time without forking, and above all code that may block, calls it so
-// that the rest of its computation does not wait behind it: par and
-// package reduce call it before every leaf block runs the loop body. It
-// costs two loads when nothing is private and no root waits, and one
-// compare-and-swap otherwise.
-func (w *Worker) Share() {
-	if w.dq.shareAll() {
-		w.shares++
-		w.pool.notifyWork(w)
-	}
-	if w.pool.rootsWaiting.Load() != 0 {
-		w.attend()
-	}
 }

@@ -2,6 +2,8 @@ package core
 
 import (
 	"sync/atomic"
+
+	"github.com/gofork/gofork/internal/lockfree"
 )
 
 // deque is a worker's split work-stealing deque, after Lace: "Lace: non-blocking
@@ -55,6 +57,8 @@ type deque struct {
 	slots     []*frameHeader                 // slot i holds the frame of fork depth i
 	cache     []any                          // cache[i] is slots[i]'s frame as its typed pointer
 	used      uint32                         // depths below used may hold data since the last releaseFrames; used <= len(cache)
+	fast      uint32                         // a fork at a depth below fast takes Join's fast path: used, or 0 under HelpFirst
+	helpFirst bool                           // the pool's policy is HelpFirst: every Join takes reach's branch, which reads it
 	pub       atomic.Pointer[[]*frameHeader] // the thieves' view of slots; replaced on growth
 
 	_ [cacheLinePad]byte
@@ -92,7 +96,8 @@ func packTS(tail, split uint32) uint64 { return uint64(split)<<32 | uint64(tail)
 
 func unpackTS(ts uint64) (tail, split uint32) { return uint32(ts), uint32(ts >> 32) }
 
-func (d *deque) init() {
+func (d *deque) init(helpFirst bool) {
+	d.helpFirst = helpFirst
 	d.slots = make([]*frameHeader, dequeInitialSlots)
 	d.cache = make([]any, dequeInitialSlots)
 	d.publishSlots()
@@ -100,13 +105,19 @@ func (d *deque) init() {
 	d.sharedAllStolen.Store(true)
 }
 
-// reach is Join's slow path for a push at depth i >= used: it records that
-// frame i will hold data and makes room for it. Owner only.
+// reach is the branch a fork at depth i >= fast takes: the first push at
+// that depth since the worker was idle, or any push of a HelpFirst worker,
+// whose fast stays 0 so that the fork path of WorkFirst workers never reads
+// the policy. It records that frame i will hold data and makes room for it.
+// Owner only.
 func (d *deque) reach(i uint32) {
 	if int(i) >= len(d.cache) {
 		d.grow()
 	}
-	d.used = i + 1
+	d.used = max(d.used, i+1)
+	if !d.helpFirst {
+		d.fast = d.used
+	}
 }
 
 // grow doubles the deque's capacity. Owner only.
@@ -160,6 +171,9 @@ func (d *deque) share() {
 	if d.moveSplit.Load() {
 		d.moveSplit.Store(false)
 	}
+	if debugChecks {
+		d.checkShared()
+	}
 }
 
 // shareAll makes every private frame available to thieves: split moves up
@@ -179,6 +193,9 @@ func (d *deque) shareAll() bool {
 	d.split = d.head
 	if d.moveSplit.Load() {
 		d.moveSplit.Store(false)
+	}
+	if debugChecks {
+		d.checkShared()
 	}
 	return true
 }
@@ -207,6 +224,9 @@ func (d *deque) reclaim(i uint32) bool {
 		newSplit := (tail + split) / 2
 		if d.ts.CompareAndSwap(old, packTS(tail, newSplit)) { // after this no thief can take i
 			d.split = newSplit
+			if debugChecks {
+				d.checkShared()
+			}
 			return true
 		}
 	}
@@ -224,37 +244,28 @@ func (d *deque) stolenReturn(i uint32) {
 	}
 }
 
-// stealResult says what a steal attempt found.
-type stealResult uint8
-
-const (
-	stealEmpty   stealResult = iota // the victim had no shared work
-	stealLost                       // another thief or the owner won the race: worth retrying
-	stealSuccess                    // a frame was taken
-)
-
 // steal tries to take the oldest shared frame of d. Any worker but the owner
 // may call it.
-func (d *deque) steal() (*frameHeader, stealResult) {
+func (d *deque) steal() (*frameHeader, lockfree.StealResult) {
 	if d.sharedAllStolen.Load() {
-		return nil, stealEmpty
+		return nil, lockfree.StealEmpty
 	}
 	old := d.ts.Load() // pairs with the owner's store/CAS of ts in share
 	tail, split := unpackTS(old)
 	if tail < split {
 		if !d.ts.CompareAndSwap(old, packTS(tail+1, split)) {
-			return nil, stealLost
+			return nil, lockfree.StealLost
 		}
 		// The CAS succeeded against the value that shared slot tail, so the
 		// owner's writes of the slot and its frame happen before this read
 		// (I2), and the owner will not rewrite them until the frame is done (I3).
 		slots := *d.pub.Load()
-		return slots[tail], stealSuccess
+		return slots[tail], lockfree.StealSuccess
 	}
 	if !d.moveSplit.Load() {
 		d.moveSplit.Store(true) // ask the owner to share; read at its next push
 	}
-	return nil, stealEmpty
+	return nil, lockfree.StealEmpty
 }
 
 // hasShared reports whether a thief could take a frame now. Any worker.

@@ -5,6 +5,8 @@ import (
 	"runtime"
 	"sync"
 	"testing"
+
+	"github.com/gofork/gofork/internal/lockfree"
 )
 
 // FuzzDeque drives the owner side of a deque with an op script while thieves
@@ -68,10 +70,10 @@ func checkDequeScript(t *testing.T, script []byte) {
 				}
 				h, r := d.steal()
 				switch r {
-				case stealSuccess:
+				case lockfree.StealSuccess:
 					stolen[k] = append(stolen[k], itemOf(h).id)
 					h.state.Store(frameDone) // the owner's pop waits for this
-				case stealEmpty:
+				case lockfree.StealEmpty:
 					runtime.Gosched()
 				}
 			}

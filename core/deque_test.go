@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 	"unsafe"
+
+	"github.com/gofork/gofork/internal/lockfree"
 )
 
 // The owner side of the deque as Join drives it, for tests: push stores the
@@ -67,7 +69,7 @@ func itemOf(h *frameHeader) *item { return (*item)(unsafe.Pointer(h)) }
 
 func newTestDeque() *deque {
 	d := new(deque)
-	d.init()
+	d.init(false)
 	return d
 }
 
@@ -101,7 +103,7 @@ func TestDequeThiefFIFO(t *testing.T) {
 	for round := 0; round < 3; round++ {
 		for {
 			h, r := d.steal()
-			if r != stealSuccess {
+			if r != lockfree.StealSuccess {
 				break
 			}
 			if got := itemOf(h).id; got != want {
@@ -167,11 +169,11 @@ func TestDequeStress(t *testing.T) {
 				defer wg.Done()
 				for !stop.Load() {
 					h, r := d.steal()
-					if r == stealSuccess {
+					if r == lockfree.StealSuccess {
 						taken[itemOf(h).id].Add(1)
 						stolen.Add(1)
 						h.state.Store(frameDone)
-					} else if r == stealEmpty {
+					} else if r == lockfree.StealEmpty {
 						runtime.Gosched()
 					}
 				}

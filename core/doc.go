@@ -27,7 +27,7 @@
 // for comparison.
 //
 // An idle worker steals from a victim chosen by machine topology (near
-// workers first, see Topology), takes the oldest frame there (the biggest
+// workers first, see WithTopology), takes the oldest frame there (the biggest
 // piece of work), and sleeps when it finds nothing for a while (100 µs by
 // default, about what waking it again costs; see WithSpin). A worker
 // whose frame was stolen does not block: it steals back from the thief
@@ -36,8 +36,9 @@
 //
 // # Glossary
 //
-//   - task: a function running on a worker: a root passed to Run, or either
-//     half of a Join.
+//   - task: a function running on a worker as a unit of its own, whose
+//     panic is caught at its end: a root passed to Run, a stolen half of a
+//     Join, a Scope's task.
 //   - worker: one of the pool's goroutines; a task receives its *Worker and
 //     passes it to Join. A spare is a worker started to stand in for a
 //     blocked one.
@@ -47,11 +48,12 @@
 //
 // # Who may call what
 //
-// Run and RunOn may be called from any goroutine, including from inside a
-// task (a nested Run on the same pool runs inline on the current worker).
-// Blocking and a Scope's methods may be called from anywhere. A *Worker
+// Run, Pool.Run (a root without a result) and RunOn may be called from any
+// goroutine, including from inside a task (a nested Run on the same pool
+// runs inline on the current worker). Blocking and a Scope's methods may be
+// called from anywhere. A *Worker
 // belongs to the task that received it: Join, Invoke, Spawn, Sync, Poll,
-// Share, Pending and Hungry must be called with it, from that task's
+// Share, Guard, Pending and Hungry must be called with it, from that task's
 // goroutine. A Pool's methods are safe for concurrent use. Close waits for
 // submitted roots, so it must not be called from inside a task.
 //
@@ -111,5 +113,6 @@
 // workers (of any pool) lets Run and Blocking find their caller's worker.
 //
 // DESIGN.md, beside this file, has the invariants and the proofs sketched in
-// the code comments ("Split deque", "Sleep and wake", "Joins and panics").
+// the code comments ("Split deque", "Tasks and panics", "Sleep and wake"),
+// and maps the files to the concepts they hold.
 package core

@@ -42,16 +42,30 @@ func ExampleInvoke() {
 	p := core.New()
 	defer p.Close()
 	var count atomic.Int64
-	core.Run(p, func(w *core.Worker) struct{} {
+	p.Run(func(w *core.Worker) {
 		core.Invoke(w,
 			func(*core.Worker) { count.Add(1) },
 			func(*core.Worker) { count.Add(10) },
 			func(*core.Worker) { count.Add(100) },
 		)
-		return struct{}{}
 	})
 	fmt.Println(count.Load())
 	// Output: 111
+}
+
+func ExamplePool_Run() {
+	// A root with no result writes where its caller reads once Run has
+	// returned.
+	p := core.New(core.WithWorkers(2))
+	defer p.Close()
+	fibs := make([]int, 10)
+	p.Run(func(w *core.Worker) {
+		for i := range fibs {
+			fibs[i] = fib(w, i)
+		}
+	})
+	fmt.Println(fibs)
+	// Output: [0 1 1 2 3 5 8 13 21 34]
 }
 
 func ExamplePanicError() {

@@ -51,20 +51,9 @@ type frameJob interface {
 	release()
 }
 
-// A latch is what a worker waits on while it helps (helpUntil): a stolen
-// frame, or a scope's count. probe reports that it is done; announce
-// records that w is about to sleep on it, or reports false if it is done
-// already; withdraw undoes announce once w is awake. Whoever completes the
-// latch after an announce must wake w (wakeWorker).
-type latch interface {
-	probe() bool
-	announce(w *Worker) bool
-	withdraw(w *Worker)
-}
-
 // A stolen frame's latch: the owner announces by moving state from pending
 // to sleeping, and the thief that completes it (Swap to done) wakes the
-// owner if it finds sleeping (complete); the thief knows the owner, it
+// owner if it finds sleeping (endStolen); the thief knows the owner, it
 // stole from it.
 func (h *frameHeader) probe() bool { return h.state.Load() == frameDone } // pairs with the thief's Swap
 
@@ -140,4 +129,5 @@ func (d *deque) releaseFrames(from uint32) {
 		d.slots[i].job.release()
 	}
 	d.used = min(d.used, from)
+	d.fast = min(d.fast, d.used)
 }

@@ -29,6 +29,11 @@ type governor struct {
 	suspect    bool          // the previous tick saw a stall
 	stallSince time.Time     // when the current stall was first seen
 	stallCPU   time.Duration // the process's CPU time then (fallback estimate)
+	// lost: a stall with a worker asleep has been seen since lostSince,
+	// with the idle list at epoch lostEpoch all along (rescue).
+	lost       bool
+	lostSince  time.Time
+	lostEpoch  uint64
 	samples    []metrics.Sample
 	hasMetrics bool // the runtime reports goroutine states (Go 1.26+)
 }
@@ -46,11 +51,19 @@ type governor struct {
 // runtime reports no goroutine states (Go before 1.26): the governor then
 // estimates how many goroutines run from the process's CPU time over that
 // window, which needs a window long enough to average over.
+//
+// govLostWakeup is how long a stall with a worker asleep must last, the idle
+// list unchanged, before the governor wakes that worker and counts a lost
+// wake-up (rescue): far longer than the operating system keeps a runnable
+// thread waiting on a loaded machine, so that a producer or a sleeper
+// caught between the two steps of its half of the sleep protocol heals the
+// stall itself first.
 const (
-	govTickMin  = 100 * time.Microsecond
-	govTickMax  = 2 * time.Millisecond
-	govConfirm  = 50 * time.Microsecond
-	govStallOld = 10 * time.Millisecond
+	govTickMin    = 100 * time.Microsecond
+	govTickMax    = 2 * time.Millisecond
+	govConfirm    = 50 * time.Microsecond
+	govStallOld   = 10 * time.Millisecond
+	govLostWakeup = 100 * time.Millisecond
 )
 
 // The runtime/metrics names the governor reads.
@@ -117,7 +130,7 @@ func (g *governor) run() {
 		if !g.busy() {
 			// Rest until the next root in flight. A kick sent after the
 			// busy check waits in the channel, so none is lost.
-			g.suspect = false
+			g.suspect, g.lost = false, false
 			g.p.spares.stall.Store(0)
 			g.p.retireIdle()
 			select {
@@ -171,11 +184,18 @@ func (g *governor) tick(interval time.Duration) time.Duration {
 	p := g.p
 	p.refreshLimit()
 	next := min(2*interval, govTickMax)
-	if uint32(p.sleep.counts.Load()) != 0 || !p.stalledWork() {
+	if uint32(p.sleep.counts.Load()) != 0 || !p.workWaiting(nil) {
 		// Someone is looking for work, or none waits.
-		g.suspect = false
+		g.suspect, g.lost = false, false
 		g.relax()
 		return next
+	}
+	if g.lost {
+		if p.sleep.sleeping() != 0 {
+			g.rescue()
+			return govTickMin
+		}
+		g.lost = false // the sleepers left: a stall of busy workers, looked at below
 	}
 	if g.hasMetrics {
 		if !g.workersBlocked() {
@@ -206,9 +226,8 @@ func (g *governor) tick(interval time.Duration) time.Duration {
 		}
 	}
 	if p.sleep.sleeping() != 0 {
-		// A worker sleeps while work waits and nobody searches: wake it
-		// (the sleep protocol should not let this happen; be robust).
-		p.wakeOne(nil)
+		// A worker sleeps while work waits and nobody searches.
+		g.rescue()
 		return govTickMin
 	}
 	p.spares.stall.Add(1)
@@ -216,6 +235,31 @@ func (g *governor) tick(interval time.Duration) time.Duration {
 		p.spares.stall.Add(-1)
 	}
 	return govTickMin
+}
+
+// rescue is the governor's answer to a stall with a worker asleep: work
+// waits, nobody searches, and a worker sleeps. The sleep protocol lets no
+// wake-up be lost, but a producer between publishing work and reading the
+// idle counts, or a sleeper between counting itself asleep and its last
+// check, makes that state for as long as the operating system keeps its
+// thread from running. So the first call only notes the idle list's epoch;
+// once the state has lasted govLostWakeup with the idle list unchanged,
+// the wake-up was lost: rescue wakes a sleeper and counts it in
+// Stats.LostWakeups, which tests assert to be 0.
+func (g *governor) rescue() {
+	p := g.p
+	epoch := p.sleep.epochNow()
+	now := time.Now()
+	if !g.lost || epoch != g.lostEpoch {
+		g.lost, g.lostSince, g.lostEpoch = true, now, epoch
+		return
+	}
+	if now.Sub(g.lostSince) < govLostWakeup {
+		return
+	}
+	g.lost = false
+	p.lostWakeups.Add(1)
+	p.wakeOne(nil)
 }
 
 // confirmStall watches a stall for govConfirm, yielding the processor
@@ -227,7 +271,7 @@ func (g *governor) confirmStall() bool {
 	p := g.p
 	for deadline := time.Now().Add(govConfirm); time.Now().Before(deadline); {
 		runtime.Gosched()
-		if uint32(p.sleep.counts.Load()) != 0 || !p.stalledWork() {
+		if uint32(p.sleep.counts.Load()) != 0 || !p.workWaiting(nil) {
 			return false
 		}
 	}
@@ -243,7 +287,7 @@ func (g *governor) relax() {
 	if s.stall.Load() == 0 {
 		return
 	}
-	if !g.p.stalledWork() || g.hasMetrics && g.processorsOversubscribed() {
+	if !g.p.workWaiting(nil) || g.hasMetrics && g.processorsOversubscribed() {
 		s.stall.Add(-1)
 		g.p.retireIdle()
 	}
@@ -280,19 +324,4 @@ func (g *governor) processorsOversubscribed() bool {
 	metrics.Read(g.samples)
 	running, runnable := g.samples[0].Value.Uint64(), g.samples[1].Value.Uint64()
 	return runnable > 0 && running >= uint64(runtime.GOMAXPROCS(0))
-}
-
-// stalledWork reports whether work waits that any worker or spare could
-// take: a root in the injector, a shared frame or a job on any worker. Roots in an
-// inbox are not counted: only their own worker may take them.
-func (p *Pool) stalledWork() bool {
-	if p.inj.n.Load() > 0 || p.outside.Load() != nil {
-		return true
-	}
-	for _, v := range p.roster.Load().all {
-		if v.dq.hasShared() || v.jobs.size() > 0 {
-			return true
-		}
-	}
-	return false
 }

@@ -127,7 +127,7 @@ func TestRandomTrees(t *testing.T) {
 					t.Fatalf("p=1 seed=%d: leaves ran in order %v, serial order is %v", seed, gotOrder, order)
 				}
 			}
-			pool.Close()
+			closeChecked(t, pool)
 		}
 	}
 }
@@ -157,7 +157,7 @@ func TestFib(t *testing.T) {
 		for _, p := range []int{1, 2, 3, 8, 16} {
 			t.Run(fmt.Sprintf("%v/p=%d", policy, p), func(t *testing.T) {
 				pool := New(WithWorkers(p), WithPolicy(policy))
-				defer pool.Close()
+				defer closeChecked(t, pool)
 				for range 5 {
 					if got := Run(pool, func(w *Worker) int { return fib(w, n) }); got != want {
 						t.Fatalf("fib(%d) = %d, want %d", n, got, want)

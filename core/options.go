@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"runtime"
 	"time"
+
+	"github.com/gofork/gofork/topology"
 )
 
 // An Option configures a Pool created by New.
@@ -16,8 +18,8 @@ type config struct {
 	maxSpares  int
 	policy     Policy
 	scheduler  Scheduler
-	spin       time.Duration // Lazy: how long an idle worker searches past its passes
-	topology   *Topology     // nil: CurrentTopology()
+	spin       time.Duration     // Lazy: how long an idle worker searches past its passes
+	topology   *topology.Machine // nil: topology.Current()
 	pinning    bool
 }
 
@@ -155,9 +157,9 @@ func (c *config) validate() {
 }
 
 // WithTopology sets the machine description used to place workers on CPUs
-// and to choose victims (default CurrentTopology()). Tests and simulations
-// pass a recorded topology (ReadTopology on a saved sysfs tree).
-func WithTopology(t *Topology) Option {
+// and to choose victims (default topology.Current()). Tests and simulations
+// pass a recorded one (topology.Read on a saved sysfs tree).
+func WithTopology(t *topology.Machine) Option {
 	return func(c *config) { c.topology = t }
 }
 
@@ -165,8 +167,8 @@ func WithTopology(t *Topology) Option {
 // thread to the worker's CPU (spreading workers over NUMA nodes first, then
 // packages, then cores). A worker that cannot be pinned (a container's CPU
 // limits, an operating system without affinity calls) runs unpinned: the
-// reason is in Stats (WorkerStats.PinError) and in Pool.PinError, never a
-// crash. Default off: the Go scheduler then moves workers freely.
+// reason is in Stats (WorkerStats.PinError), never a crash. Default off:
+// the Go scheduler then moves workers freely.
 func WithPinning(on bool) Option {
 	return func(c *config) { c.pinning = on }
 }

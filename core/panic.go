@@ -35,9 +35,16 @@ func (e *PanicError) Unwrap() error {
 	return nil
 }
 
-// wrapPanic wraps a recovered value, keeping an existing *PanicError as it is
-// (a panic that already crossed a task boundary keeps its original stack).
+// wrapPanic wraps a value recovered at a task boundary: nil, which recover
+// returns only for runtime.Goexit, as ErrGoexit; an existing *PanicError as
+// it is (a panic that already crossed a task boundary keeps its original
+// stack); anything else with the current goroutine's stack, which, called
+// from the deferred function that recovered, still holds the frames of the
+// panic.
 func wrapPanic(v any) *PanicError {
+	if v == nil {
+		v = ErrGoexit
+	}
 	if pe, ok := v.(*PanicError); ok {
 		return pe
 	}

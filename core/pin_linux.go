@@ -48,8 +48,8 @@ func pinCurrentThread(cpu int) error {
 
 // pinAllowedCPUs returns the CPUs the calling thread may run on
 // (sched_getaffinity), ascending. Called from an unpinned goroutine (before
-// starting pinned workers) that is the process's mask, so assignCPUs over
-// CurrentTopology().restrict(allowed) only picks CPUs that pinning can use
+// starting pinned workers) that is the process's mask, so the spread order of
+// topology.Current().Restrict(allowed) only picks CPUs that pinning can use
 // under taskset or a container cpuset. From a pinned thread it is that one CPU.
 func pinAllowedCPUs() ([]int, error) {
 	var set unix.CPUSet

@@ -1,11 +1,13 @@
 package core
 
 import (
-	"errors"
-	"fmt"
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/gofork/gofork/topology"
+
+	"github.com/gofork/gofork/internal/lockfree"
 )
 
 // A Pool is a set of workers, one goroutine each, that run fork-join tasks by
@@ -44,14 +46,14 @@ type Pool struct {
 
 	// growMu serialises creating workers and publishing rosters.
 	growMu    sync.Mutex
-	created   []*Worker   // every worker by ID; guarded by growMu
-	nRegular  int         // regular workers created; guarded by growMu
-	nSpares   int         // spares created; guarded by growMu
-	seed      uint64      // seeds the workers' victim generators
-	topology  *Topology   // the machine the workers are placed on
-	spread    []int       // CPUs in placement order: the k-th worker placed takes spread[k % len]
-	nodeIndex map[int]int // topology node number -> index in nodes; read-only after New
-	nodes     []nodeCount // per NUMA node of the topology: searching count
+	created   []*Worker         // every worker by ID; guarded by growMu
+	nRegular  int               // regular workers created; guarded by growMu
+	nSpares   int               // spares created; guarded by growMu
+	seed      uint64            // seeds the workers' victim generators
+	topology  *topology.Machine // the machine the workers are placed on
+	spread    []int             // CPUs in placement order: the k-th worker placed takes spread[k % len]
+	nodeIndex map[int]int       // topology node number -> index in nodes; read-only after New
+	nodes     []nodeCount       // per NUMA node of the topology: searching count
 
 	spares spareState // spare workers: how many run, how many are wanted
 	gov    governor   // starts spares for stalls; see governor.go
@@ -60,14 +62,14 @@ type Pool struct {
 	// roots (Run, RunOn) and a Scope's tasks. The governor runs while it is
 	// nonzero, and Close waits until it is 0 (enter, exit).
 	inflight atomic.Int32
-	// outside is the stack of Scope tasks forked from outside the pool,
-	// newest first; workers take it whole (jobs.go).
-	outside atomic.Pointer[job]
+	// outside is the stack of Scope tasks forked from outside the pool;
+	// workers take it whole (drainOutside).
+	outside lockfree.Stack[job, *job]
 	// rootsWaiting counts roots in the injector and in inboxes, not yet
-	// taken: busy workers read it at their poll points (fair.go).
+	// taken: busy workers read it at their poll points (poll.go).
 	rootsWaiting atomic.Int32
-	limitChanges atomic.Uint64 // setLimit calls that changed the limit, for Stats
 	maxRootWait  atomic.Int64  // longest submit-to-start wait of a root, ns
+	lostWakeups  atomic.Uint64 // sleepers the governor had to wake (Stats.LostWakeups)
 
 	rootJobs  sync.Map // reflect.Type -> *sync.Pool of *rootJob[R]
 	isDefault bool
@@ -108,54 +110,6 @@ func New(opts ...Option) *Pool {
 	return p
 }
 
-// placeWorkers reads the topology and the order in which workers are placed
-// on its CPUs. With pinning, the topology is first restricted to the CPUs
-// this process may run on (a cpuset or taskset limit).
-func (p *Pool) placeWorkers() {
-	t := p.cfg.topology
-	if t == nil {
-		t = CurrentTopology()
-	}
-	if p.cfg.pinning {
-		if allowed, err := pinAllowedCPUs(); err == nil {
-			t = t.restrict(allowed)
-		}
-	}
-	p.topology = t
-	p.spread = assignCPUs(t, t.NumCPUs())
-	p.nodeIndex = map[int]int{}
-	for k, node := range t.Nodes() {
-		p.nodeIndex[node] = k
-	}
-	p.nodes = make([]nodeCount, len(p.nodeIndex))
-}
-
-// Topology returns the machine description the pool placed its workers on.
-func (p *Pool) Topology() *Topology { return p.topology }
-
-// PinError reports why workers could not be pinned (WithPinning), or nil if
-// every worker was pinned or pinning was not asked for.
-func (p *Pool) PinError() error {
-	var errs []error
-	for _, w := range p.roster.Load().all {
-		if w.pinErr != nil {
-			errs = append(errs, fmt.Errorf("worker %d (cpu %d): %w", w.id, w.cpu, w.pinErr))
-		}
-	}
-	return errors.Join(errs...)
-}
-
-func splitmix(x uint64) uint64 {
-	x += 0x9E3779B97F4A7C15
-	x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9
-	x = (x ^ (x >> 27)) * 0x94D049BB133111EB
-	x ^= x >> 31
-	if x == 0 {
-		x = 1
-	}
-	return x
-}
-
 var (
 	defaultOnce sync.Once
 	defaultPool *Pool
@@ -194,12 +148,8 @@ func (p *Pool) Close() {
 		panic("core: Close called from inside a task of the pool")
 	}
 	p.closeOnce.Do(func() {
-		// A Swap, not a Store, before the load of inflight: the
-		// store-then-load order Dekker needs, kept by a read-modify-write
-		// even where a plain store was seen to let a later load pass it
-		// (qemu-aarch64; see jobDeque.pop).
-		p.closed.Swap(true)
-		for p.inflight.Load() != 0 { // after closed: pairs with enter's Add (Dekker)
+		lockfree.DekkerStoreBool(&p.closed, true) // before the load of inflight
+		for p.inflight.Load() != 0 {              // after closed: pairs with enter's Add (Dekker)
 			<-p.drained
 		}
 		p.gov.stop()
@@ -209,4 +159,36 @@ func (p *Pool) Close() {
 		p.wakeAll()
 		p.exited.Wait()
 	})
+}
+
+// enter counts something submitted from outside (a root, a Scope's task)
+// in flight, panicking if the pool is closed, and wakes the governor for
+// the first one. Every enter is matched by an exit when the work is done.
+//
+// Close sets closed, then waits until inflight is 0; enter adds to inflight,
+// then loads closed. With sequentially consistent atomics either enter sees
+// closed (and backs out) or Close sees the work in flight (and waits for
+// it): nothing is submitted to a pool whose workers are gone.
+func (p *Pool) enter() {
+	if p.inflight.Add(1) == 1 {
+		p.gov.wake() // the first work in flight: the governor watches from now on
+	}
+	if p.closed.Load() {
+		p.exit()
+		panic("core: Run on a closed Pool")
+	}
+}
+
+// exit counts one submission done; the last one after Close lets it go on.
+func (p *Pool) exit() {
+	n := p.inflight.Add(-1)
+	if debugChecks && n < 0 {
+		panic("core: invariant: more submissions done than entered (inflight < 0)")
+	}
+	if n == 0 && p.closed.Load() {
+		select {
+		case p.drained <- struct{}{}:
+		default:
+		}
+	}
 }

@@ -1,6 +1,6 @@
 package core
 
-import "runtime"
+import "github.com/gofork/gofork/topology"
 
 // A roster is the set of a pool's workers as thieves see it: immutable once
 // published, replaced as a whole (one atomic pointer store) when a worker is
@@ -56,9 +56,9 @@ func (p *Pool) publish(limit int) {
 // shows a worker whose pinning result is still being written.
 func (p *Pool) newWorker(spare bool) *Worker {
 	id := len(p.created)
-	w := &Worker{pool: p, id: id, spare: spare, index: -1, helpFirst: p.cfg.policy == HelpFirst, wake: make(chan struct{}, 1)}
+	w := &Worker{pool: p, id: id, spare: spare, index: -1, wake: make(chan struct{}, 1)}
 	w.rng = splitmix(p.seed + uint64(id)*0x9E3779B97F4A7C15)
-	w.dq.init()
+	w.dq.init(p.cfg.policy == HelpFirst)
 	// Regular workers and spares take the CPUs of one spread order
 	// (assignCPUs is prefix-stable): regular workers by index, so that the
 	// active set is always the best-spread prefix, spares after them.
@@ -99,67 +99,31 @@ func (p *Pool) startWorker(w *Worker) {
 	<-ready
 }
 
-// limited reports whether w is a regular worker beyond the pool's limit: it
-// parks once it holds no work, and helps nobody meanwhile.
-func (w *Worker) limited() bool {
-	return w.index >= int(w.pool.limit.Load())
-}
-
-// refreshLimit makes the number of active regular workers equal to
-// GOMAXPROCS, for a pool that follows it. It costs one runtime.GOMAXPROCS(0)
-// call (≈ 15 ns) when nothing changed. Called by Run from outside, by a
-// worker about to sleep and by the governor; never on the fork path.
-func (p *Pool) refreshLimit() {
-	if p.cfg.workersSet {
-		return
-	}
-	if n := runtime.GOMAXPROCS(0); n != int(p.applied.Load()) {
-		p.setLimit(n)
-	}
-}
-
-// setLimit makes the first n regular workers active, creating workers as
-// needed, and wakes those that must change state: workers that become
-// active leave their limit park, sleepers beyond the limit wake up to park.
-// No deque is touched: a limit change only changes which workers look for
-// work, so no frame is dropped or run twice (DESIGN.md, "GOMAXPROCS").
-func (p *Pool) setLimit(n int) {
-	p.growMu.Lock()
-	old := int(p.limit.Load())
-	if n == old || p.quit.Load() {
-		p.growMu.Unlock()
-		return
-	}
-	var fresh []*Worker
-	for p.nRegular < n {
-		fresh = append(fresh, p.newWorker(false))
-	}
-	p.limit.Store(int32(n)) // before the roster: a worker that reads the new roster sees the new limit
-	for _, w := range fresh {
-		p.startWorker(w)
-	}
-	p.publish(n)
-	p.applied.Store(int32(n))
-	regular := p.roster.Load().regular
-	p.limitChanges.Add(1)
-	p.growMu.Unlock()
-	for _, w := range regular[min(old, n):min(max(old, n), len(regular))] {
-		// Growing: w may be parked by limit. Shrinking: w may sleep in the
-		// idle list, where only new work would wake it. Either way it must
-		// look at the limit again.
-		p.wakeWorker(w)
-	}
-}
-
-// Workers returns the number of regular workers the pool runs: the n of
-// WithWorkers, or for a pool that follows GOMAXPROCS the value it read last
-// (at the last Run from outside, worker going idle or governor tick). Spares
-// that stand in for blocked workers are not counted.
-func (p *Pool) Workers() int { return int(p.limit.Load()) }
-
 // MaxWorkerID returns one more than the largest worker ID the pool has
 // given so far (IDs are given in creation order, to regular workers and
 // spares alike, and never reused): a table indexed by Worker.ID needs this
 // many entries now. It grows when GOMAXPROCS grows past its earlier values
 // or a spare is started.
 func (p *Pool) MaxWorkerID() int { return len(p.roster.Load().all) }
+
+// placeWorkers reads the topology and the order in which workers are placed
+// on its CPUs. With pinning, the topology is first restricted to the CPUs
+// this process may run on (a cpuset or taskset limit).
+func (p *Pool) placeWorkers() {
+	t := p.cfg.topology
+	if t == nil {
+		t = topology.Current()
+	}
+	if p.cfg.pinning {
+		if allowed, err := pinAllowedCPUs(); err == nil {
+			t = t.Restrict(allowed)
+		}
+	}
+	p.topology = t
+	p.spread = t.Spread()
+	p.nodeIndex = map[int]int{}
+	for k, node := range t.Nodes() {
+		p.nodeIndex[node] = k
+	}
+	p.nodes = make([]nodeCount, len(p.nodeIndex))
+}

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
+
+	"github.com/gofork/gofork/internal/lockfree"
 )
 
 // A Scope counts tasks forked with Go, which may run in parallel on a pool,
@@ -158,7 +160,7 @@ func (s *Scope) fork(p *Pool, w *Worker, fn func(*Worker, any), arg any) {
 	j := getJob(w)
 	j.fn, j.arg, j.scope = fn, arg, s
 	if w != nil {
-		w.jobs.push(j)
+		w.jobs.Push(j)
 		if p.sleep.counts.Load() != 0 {
 			p.notifyWork(w) // someone idles: wake a sleeper if nobody searches
 		} else {
@@ -167,7 +169,7 @@ func (s *Scope) fork(p *Pool, w *Worker, fn func(*Worker, any), arg any) {
 		return
 	}
 	j.outside = true
-	p.pushOutside(j)
+	p.outside.Push(j) // one CAS, no lock; a searching worker takes the whole stack (drainOutside)
 	p.notifyWork(nil) // wake a sleeper if nobody searches; poke the governor if all are busy
 }
 
@@ -183,20 +185,6 @@ func (s *Scope) Wait(p *Pool) {
 	if pe := s.panicked.Swap(nil); pe != nil {
 		panic(pe)
 	}
-}
-
-// WaitBelow waits until fewer than n tasks forked by Go on the scope are
-// unfinished, as Wait waits for none (a pipeline that keeps n tasks in
-// flight waits this way before it forks the next); it does not raise their
-// panics. It panics if p is nil or n < 1.
-func (s *Scope) WaitBelow(p *Pool, n int) {
-	if p == nil {
-		panic("core: Scope.WaitBelow on a nil *Pool")
-	}
-	if n < 1 {
-		panic("core: Scope.WaitBelow(" + strconv.Itoa(n) + "): n must be at least 1")
-	}
-	s.await(p, p.currentWorker(), int64(n))
 }
 
 // Pending returns the number of tasks forked and not yet finished.
@@ -294,8 +282,8 @@ func (l *scopeLatch) announce(w *Worker) bool {
 	l.fired.Store(false)
 	s.mu.Lock()
 	s.waiters = append(s.waiters, l)
-	s.hasWaiters.Swap(true)   // a Swap, to keep it before the load of n (see jobDeque.pop)
-	if s.n.Load() < l.below { // after hasWaiters: pairs with finish's Add
+	lockfree.DekkerStoreBool(&s.hasWaiters, true) // before the load of n
+	if s.n.Load() < l.below {                     // after hasWaiters: pairs with finish's Add
 		s.drop(l)
 		s.mu.Unlock()
 		return false
@@ -326,33 +314,4 @@ func (s *Scope) drop(l *scopeLatch) {
 		}
 	}
 	s.hasWaiters.Store(len(s.waiters) > 0)
-}
-
-// runJob runs the job j on w as a task of its own: its own base depth, its
-// spawns synced, its panic (or runtime.Goexit) recorded in its scope and
-// never propagated, and the scope counted done whatever happens.
-func (w *Worker) runJob(j *job) {
-	s, outside := j.scope, j.outside
-	depth, outer := w.dq.head, w.base
-	w.base = depth
-	normal := false
-	defer func() {
-		if !normal {
-			v := recover()
-			if v == nil { // runtime.Goexit (see runTask)
-				v = ErrGoexit
-			}
-			s.panicked.CompareAndSwap(nil, wrapPanic(v))
-			w.unwind(depth)
-		}
-		w.base = outer
-		s.finish()
-		if outside {
-			w.pool.exit() // after finish: Close returns once the scope has counted it done
-		}
-	}()
-	j.fn(w, j.arg)
-	w.checkDepth(depth)
-	normal = true
-	w.putJob(j)
 }

@@ -2,147 +2,20 @@ package core
 
 import (
 	"errors"
-	"math/rand/v2"
-	"runtime"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/gofork/gofork/internal/lockfree"
 )
 
-// dequeRig is the harness of the job deque stress tests: n numbered jobs,
-// how many times each was taken, and thieves that steal until finish.
-type dequeRig struct {
-	d      jobDeque
-	jobs   []job
-	taken  []atomic.Int32
-	stolen atomic.Int64
-	stop   atomic.Bool
-	hold   atomic.Bool // thieves start no steal while it is set
-	wg     sync.WaitGroup
-}
-
-func newDequeRig(n, thieves int) *dequeRig {
-	r := &dequeRig{jobs: make([]job, n), taken: make([]atomic.Int32, n)}
-	for i := range r.jobs {
-		r.jobs[i].arg = i
-	}
-	for range thieves {
-		r.wg.Add(1)
-		go func() {
-			defer r.wg.Done()
-			for !r.stop.Load() {
-				if r.hold.Load() {
-					runtime.Gosched()
-					continue
-				}
-				if j, res := r.d.steal(); res == stealSuccess {
-					r.take(j)
-					r.stolen.Add(1)
-				} else if res == stealEmpty {
-					runtime.Gosched()
-				}
-			}
-		}()
-	}
-	return r
-}
-
-// take counts j as taken (by the owner or a thief).
-func (r *dequeRig) take(j *job) { r.taken[j.arg.(int)].Add(1) }
-
-// finish stops the thieves and fails t unless every job was taken exactly
-// once.
-func (r *dequeRig) finish(t *testing.T, thieves int) {
-	t.Helper()
-	r.stop.Store(true)
-	r.wg.Wait()
-	for i := range r.taken {
-		if c := r.taken[i].Load(); c != 1 {
-			t.Fatalf("thieves=%d: job %d taken %d times", thieves, i, c)
-		}
-	}
-}
-
-// TestJobDequeStress: one owner pushes and pops jobs while thieves steal;
-// every job is taken exactly once, across ring growth.
-func TestJobDequeStress(t *testing.T) {
-	for _, thieves := range []int{1, 3} {
-		n := scale(400_000)
-		if raceEnabled {
-			n /= 4
-		}
-		r := newDequeRig(n, thieves)
-		rng := rand.New(rand.NewPCG(2, uint64(thieves)))
-		for next := 0; next < n || r.d.size() > 0; {
-			for b := 1 + rng.IntN(300); b > 0 && next < n; b-- {
-				r.d.push(&r.jobs[next])
-				next++
-			}
-			for p := rng.IntN(200); p > 0; p-- {
-				if j := r.d.pop(); j != nil {
-					r.take(j)
-				}
-			}
-			if rng.IntN(8) == 0 {
-				runtime.Gosched()
-			}
-		}
-		r.finish(t, thieves)
-		t.Logf("thieves=%d: %d jobs, %d stolen", thieves, n, r.stolen.Load())
-	}
-}
-
-// TestJobDequeTrimStress: the owner pushes bursts of jobs, some far larger
-// than the ring a deque keeps, and pops until it finds the deque empty,
-// while thieves steal; every job is taken exactly once, and a deque found
-// empty by its owner keeps a ring of at most jobRingKeep slots (J4).
-func TestJobDequeTrimStress(t *testing.T) {
-	for _, thieves := range []int{1, 3} {
-		// Enough jobs for several bursts past jobRingKeep, however scaled.
-		n := max(scale(300_000), 16*jobRingKeep)
-		r := newDequeRig(n, thieves)
-		rng := rand.New(rand.NewPCG(7, uint64(thieves)))
-		trims := 0
-		for next := 0; next < n; {
-			// The thieves hold off while the burst is pushed, so that it
-			// grows the ring (under qemu they kept up with the pushes);
-			// one already inside a steal may still take a job.
-			r.hold.Store(true)
-			for burst := 2*jobRingKeep + rng.IntN(6*jobRingKeep); burst > 0 && next < n; burst-- {
-				r.d.push(&r.jobs[next])
-				next++
-			}
-			grown := len(r.d.ring.Load().slots) > jobRingKeep
-			r.hold.Store(false)
-			for {
-				if j := r.d.pop(); j != nil {
-					r.take(j)
-				} else if r.d.size() == 0 {
-					break
-				}
-			}
-			r.d.pop() // finds it empty: trims
-			if size := len(r.d.ring.Load().slots); size > jobRingKeep {
-				t.Fatalf("thieves=%d: an emptied deque kept a ring of %d slots", thieves, size)
-			}
-			if grown {
-				trims++
-			}
-		}
-		r.finish(t, thieves)
-		if trims == 0 {
-			t.Fatalf("thieves=%d: no burst grew the ring past jobRingKeep", thieves)
-		}
-	}
-}
-
 // TestGroupBurstReleasesRing: after a burst of jobs forked from one task
-// is done, the workers' job rings are back to at most jobRingKeep slots.
+// is done, the workers' job rings are back to at most lockfree.DequeKeep slots.
 func TestGroupBurstReleasesRing(t *testing.T) {
 	p := New(WithWorkers(2))
 	defer p.Close()
-	n := max(scale(100_000), 16*jobRingKeep) // past jobRingKeep, however scaled
+	n := max(scale(100_000), 16*lockfree.DequeKeep) // past lockfree.DequeKeep, however scaled
 	var ran atomic.Int64
 	Run(p, func(w *Worker) int {
 		var s Scope
@@ -155,12 +28,12 @@ func TestGroupBurstReleasesRing(t *testing.T) {
 	if got := ran.Load(); got != int64(n) {
 		t.Fatalf("%d of %d jobs ran", got, n)
 	}
-	big := 0 // a ring larger than jobRingKeep that a worker kept, at the last look
+	big := 0 // a ring larger than lockfree.DequeKeep that a worker kept, at the last look
 	released := waitFor(10*time.Second, func() bool {
 		big = 0
 		for _, w := range p.roster.Load().all {
-			if r := w.jobs.ring.Load(); r != nil && len(r.slots) > jobRingKeep {
-				big = len(r.slots)
+			if c := w.jobs.Cap(); c > lockfree.DequeKeep {
+				big = c
 			}
 		}
 		return big == 0
@@ -220,7 +93,7 @@ func TestScopeTree(t *testing.T) {
 				t.Fatalf("P=%d seed %d: visited %d nodes, want %d (pending %d)", workers, seed, got.Load(), want, s.Pending())
 			}
 		}
-		pool.Close()
+		closeChecked(t, pool)
 	}
 }
 

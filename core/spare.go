@@ -8,7 +8,7 @@ import "sync/atomic"
 //
 //   - it is activated by Blocking (at once, for the duration of the call) or
 //     by the governor (for a detected stall), counted as searching before it
-//     runs, as a woken sleeper is (takeIdle);
+//     runs, as a woken sleeper is (handSpare);
 //   - it retires when more spares run than are wanted: at a task boundary,
 //     or when its search finds nothing (a spare still wanted sleeps in the
 //     idle list like any worker, and is woken to retire once it is not);
@@ -55,8 +55,7 @@ func (p *Pool) activateSpare() bool {
 	if n := len(sl.retired); n > 0 {
 		w := sl.retired[n-1]
 		sl.retired = sl.retired[:n-1]
-		w.activated = true
-		p.countSearching(w)
+		p.handSpare(w)
 		sl.mu.Unlock()
 		s.started.Add(1)
 		w.signal()
@@ -72,8 +71,7 @@ func (p *Pool) activateSpare() bool {
 	}
 	w := p.newWorker(true)
 	sl.mu.Lock()
-	w.activated = true
-	p.countSearching(w)
+	p.handSpare(w)
 	sl.mu.Unlock()
 	s.started.Add(1)
 	p.startWorker(w)
@@ -81,13 +79,12 @@ func (p *Pool) activateSpare() bool {
 	return true
 }
 
-// countSearching counts w as searching on behalf of whoever hands it work,
-// before it runs, so that producers meanwhile do not wake others for the
-// same work (see takeIdle). Caller holds sleep.mu.
-func (p *Pool) countSearching(w *Worker) {
-	p.sleep.counts.Add(oneSearching)
-	p.nodes[w.node].searching.Add(1)
-	w.counted = true
+// handSpare activates w, a retired spare off the retired list or a new one
+// not yet started: it is woken, counted as searching before it runs, as a
+// sleeper taken by a waker is (takeIdle). Caller holds sleep.mu.
+func (p *Pool) handSpare(w *Worker) {
+	w.idle = woken
+	p.count(w, 1, 0)
 }
 
 // shouldRetire reports whether the spare w, at a task boundary, is one too
@@ -100,6 +97,9 @@ func (w *Worker) shouldRetire() bool {
 			return false
 		}
 		if s.active.CompareAndSwap(a, a-1) {
+			if debugChecks && a-1 < 0 {
+				panic("core: invariant: a spare retired that was not active (active spares < 0)")
+			}
 			return true
 		}
 	}
@@ -128,35 +128,5 @@ func (p *Pool) retireIdle() {
 	s.mu.Unlock()
 	for _, w := range woken {
 		w.signal()
-	}
-}
-
-// retire parks the spare w, already taken out of the active count, in the
-// list of retired spares until it is activated again. It returns whether the
-// activator counted it as searching, and quit when the pool is closing
-// instead.
-func (w *Worker) retire() (counted, quit bool) {
-	p := w.pool
-	w.publish()
-	w.dq.releaseFrames(w.dq.head) // nothing runs on a retired spare
-	sl := &p.sleep
-	w.parked.Store(true)
-	sl.mu.Lock()
-	sl.retired = append(sl.retired, w)
-	sl.mu.Unlock()
-	for {
-		w.waitWake()
-		sl.mu.Lock()
-		if w.activated { // set by activateSpare, which took w off the list
-			w.activated = false
-			counted, w.counted = w.counted, false
-			sl.mu.Unlock()
-			w.parked.Store(false)
-			return counted, false
-		}
-		sl.mu.Unlock()
-		if p.quit.Load() {
-			return false, true
-		}
 	}
 }

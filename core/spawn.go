@@ -33,7 +33,7 @@ func Spawn[B, RB any](w *Worker, g func(*Worker, B) RB, b B) Spawned[B, RB] {
 	// (see Join).
 	d := &w.dq
 	i := d.head
-	if i >= d.used {
+	if i >= d.fast {
 		d.reach(i)
 	}
 	fr, ok := d.cache[i].(*frame[B, RB])

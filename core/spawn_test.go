@@ -98,7 +98,7 @@ func TestSpawnRandomTrees(t *testing.T) {
 				t.Fatalf("p=1 seed=%d: leaves ran in order %v, serial order is %v", seed, gotOrder, order)
 			}
 		}
-		pool.Close()
+		closeChecked(t, pool)
 	}
 }
 
@@ -120,7 +120,7 @@ func TestSpawnFib(t *testing.T) {
 				t.Fatalf("p=%d: spawnFib(20) = %d", p, got)
 			}
 		}
-		pool.Close()
+		closeChecked(t, pool)
 	}
 }
 
@@ -194,7 +194,7 @@ func TestSpawnMisuse(t *testing.T) {
 		if got := Run(pool, func(w *Worker) int { return spawnFib(w, 15) }); got != 610 {
 			t.Fatalf("p=%d: after the misuse, spawnFib(15) = %d", p, got)
 		}
-		pool.Close()
+		closeChecked(t, pool)
 	}
 }
 

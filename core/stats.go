@@ -21,6 +21,13 @@ type Stats struct {
 	// MaxRootWait is the longest time a root submitted by Run or RunOn
 	// waited for a worker, from submission to start.
 	MaxRootWait time.Duration
+	// LostWakeups counts the sleepers the governor woke because shared work
+	// waited, nobody searched and the idle list did not change for a long
+	// while (far longer than a thread caught between the two steps of the
+	// sleep protocol is kept from running): wake-ups the protocol should
+	// have made. The protocol loses none, so it is 0 unless the runtime has
+	// a bug; tests assert it.
+	LostWakeups uint64
 }
 
 // WorkerStats are one worker's counters.
@@ -75,7 +82,10 @@ func (p *Pool) Stats() Stats {
 		SparesStarted:  p.spares.started.Load(),
 		SpareLimitHits: p.spares.limitHits.Load(),
 		MaxRootWait:    time.Duration(p.maxRootWait.Load()),
+		LostWakeups:    p.lostWakeups.Load(),
 	}
+	p.sleep.mu.Lock() // for the workers' idle states
+	defer p.sleep.mu.Unlock()
 	for i, w := range all {
 		// Both loads race benignly with a worker waking up: the current
 		// sleep may be counted in neither or (for an instant) both.
@@ -96,7 +106,7 @@ func (p *Pool) Stats() Stats {
 			CPU:           w.cpu,
 			Pinned:        w.pinned.Load(),
 			Spare:         w.spare,
-			Parked:        w.parked.Load(),
+			Parked:        w.idle == parked || w.idle == retired,
 		}
 		if w.pinErr != nil {
 			s.Workers[i].PinError = w.pinErr.Error()

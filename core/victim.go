@@ -1,9 +1,10 @@
 package core
 
 import (
-	"fmt"
 	"math"
 	"math/bits"
+
+	"github.com/gofork/gofork/topology"
 )
 
 // Victim selection: a thief steals near before it steals far.
@@ -13,7 +14,7 @@ import (
 //	w_ij = 1 / (n_ij * r_ij^2)
 //
 // (libfork, "Libfork: portable continuation-stealing with stackless
-// coroutines", eq. 6), where r_ij = Topology.Distance(cpus[i], cpus[j]) is the
+// coroutines", eq. 6), where r_ij = topology.Machine.Distance(cpus[i], cpus[j]) is the
 // topological distance between the CPUs the two workers run on and n_ij is the
 // number of workers other than i at that same distance from i. Every distance
 // class therefore receives total probability proportional to 1/r^2, shared
@@ -50,7 +51,7 @@ type victimColumn struct {
 // cpus[i] and samplers[i] draws i's victims by libfork eq. 6 (see above). A
 // nil t is a flat topology. The tables take O(P^2) memory in all (16 bytes per
 // pair; 1 MiB at P = 256) unless all distances are equal, when they take none.
-func newVictimSamplers(t *Topology, cpus []int) []victimSampler {
+func newVictimSamplers(t *topology.Machine, cpus []int) []victimSampler {
 	p := len(cpus)
 	s := make([]victimSampler, p)
 	dist := make([]int, p)
@@ -171,77 +172,4 @@ func (s *victimSampler) pick(r uint64) int {
 func uniformPick(r uint64, n int) int {
 	hi, _ := bits.Mul64(r, uint64(n))
 	return int(hi)
-}
-
-// assignCPUs returns the CPU for each of workers workers (worker i runs on
-// cpus[i]), spreading them over the machine from the top of the tree down:
-// round-robin over NUMA nodes first, then within a node over packages, then
-// over L3 and L2 groups, then over cores, and only then over the SMT
-// siblings of a core. On two 4-core sockets, 8 workers get 0,4,1,5,2,6,3,7.
-// With more workers than CPUs the list wraps (worker i gets the CPU of worker
-// i mod NumCPUs). A nil t is CurrentTopology(). It panics if workers < 1 or t
-// has no CPUs.
-func assignCPUs(t *Topology, workers int) []int {
-	if workers < 1 {
-		panic(fmt.Sprintf("core: assignCPUs(%d workers): need at least 1 worker", workers))
-	}
-	if t == nil {
-		t = CurrentTopology()
-	}
-	if t.NumCPUs() == 0 {
-		panic("core: assignCPUs: the topology has no CPUs (a zero Topology; build one with ReadTopology or FlatTopology)")
-	}
-	order := victimSpread(t.cpus, 0)
-	cpus := make([]int, workers)
-	for i := range cpus {
-		cpus[i] = order[i%len(order)]
-	}
-	return cpus
-}
-
-// victimSpreadKeys are the tree levels assignCPUs spreads over, outermost first.
-var victimSpreadKeys = [...]func(c *topoCPU) int{
-	func(c *topoCPU) int { return c.node },
-	func(c *topoCPU) int { return c.pkg },
-	func(c *topoCPU) int { return c.l3 },
-	func(c *topoCPU) int { return c.l2 },
-	func(c *topoCPU) int { return c.core },
-}
-
-// victimSpread orders the CPUs of one subtree (a run of leaves in tree order)
-// by interleaving the orders of its children at the given level.
-func victimSpread(run []topoCPU, level int) []int {
-	if level == len(victimSpreadKeys) {
-		ids := make([]int, len(run)) // the SMT siblings of one core
-		for i, c := range run {
-			ids[i] = c.id
-		}
-		return ids
-	}
-	key := victimSpreadKeys[level]
-	var children [][]int
-	for len(run) > 0 {
-		k, n := key(&run[0]), 1
-		for n < len(run) && key(&run[n]) == k {
-			n++
-		}
-		children = append(children, victimSpread(run[:n], level+1))
-		run = run[n:]
-	}
-	if len(children) == 1 {
-		return children[0]
-	}
-	var out []int
-	for round := 0; ; round++ {
-		added := false
-		for _, ch := range children {
-			if round < len(ch) {
-				out = append(out, ch[round])
-				added = true
-			}
-		}
-		if !added {
-			return out
-		}
-	}
 }

@@ -4,14 +4,16 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"slices"
+	"path/filepath"
 	"testing"
+
+	"github.com/gofork/gofork/topology"
 )
 
 // victimExpected is libfork eq. 6 written out directly: the probability that
 // worker i steals from each j, w_ij = 1/(n_ij r_ij^2) normalised, r = 0 taken
 // as 1 but kept as its own class.
-func victimExpected(topo *Topology, cpus []int, i int) []float64 {
+func victimExpected(topo *topology.Machine, cpus []int, i int) []float64 {
 	n := map[int]int{}
 	for j := range cpus {
 		if j != i {
@@ -64,14 +66,14 @@ var victimChi2Crit001 = []float64{10.828, 13.816, 16.266, 18.467, 20.515, 22.458
 
 type victimCase struct {
 	name string
-	topo *Topology
+	topo *topology.Machine
 	cpus []int
 }
 
 func victimCases(t *testing.T) []victimCase {
 	t.Helper()
-	read := func(tree string) *Topology {
-		topo, err := ReadTopology(topoTestRoot(tree))
+	read := func(tree string) *topology.Machine {
+		topo, err := topology.Read(topoTestRoot(tree))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -80,13 +82,13 @@ func victimCases(t *testing.T) []victimCase {
 	two, l2, off := read("2socket"), read("1node-2l2"), read("offline")
 	return []victimCase{
 		{"2socket/p=8", two, []int{0, 1, 2, 3, 4, 5, 6, 7}},
-		{"2socket/p=8/assigned", two, assignCPUs(two, 8)},
+		{"2socket/p=8/assigned", two, spreadCPUs(two, 8)},
 		{"2socket/p=3", two, []int{0, 1, 4}},
-		{"2socket/p=16/wrapped", two, assignCPUs(two, 16)},
+		{"2socket/p=16/wrapped", two, spreadCPUs(two, 16)},
 		{"1node-2l2/p=4", l2, []int{0, 1, 2, 3}},
 		{"offline-smt/p=3", off, []int{0, 1, 3}},
-		{"flat/p=5", FlatTopology(5), []int{0, 1, 2, 3, 4}},
-		{"flat/p=6/wrapped", FlatTopology(3), assignCPUs(FlatTopology(3), 6)},
+		{"flat/p=5", topology.Flat(5), []int{0, 1, 2, 3, 4}},
+		{"flat/p=6/wrapped", topology.Flat(3), spreadCPUs(topology.Flat(3), 6)},
 	}
 }
 
@@ -116,7 +118,7 @@ func TestVictimTables(t *testing.T) {
 // machine: from cpu 0, three workers share the L3 (r = 3) and four are on the
 // other node (r = 6), so the near class gets (1/9)/(1/9+1/36) = 0.8 in all.
 func TestVictimTwoSocketOracle(t *testing.T) {
-	topo, err := ReadTopology(topoTestRoot("2socket"))
+	topo, err := topology.Read(topoTestRoot("2socket"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -176,12 +178,12 @@ func TestVictimChiSquare(t *testing.T) {
 
 func TestVictimEdgeCases(t *testing.T) {
 	// P = 1: no victim, pick says -1.
-	s := newVictimSamplers(FlatTopology(2), []int{1})
+	s := newVictimSamplers(topology.Flat(2), []int{1})
 	if v := s[0].pick(12345); v != -1 {
 		t.Errorf("P=1: pick = %d, want -1", v)
 	}
 	// P = 2: always the other one, on any topology.
-	two, _ := ReadTopology(topoTestRoot("2socket"))
+	two, _ := topology.Read(topoTestRoot("2socket"))
 	s = newVictimSamplers(two, []int{0, 7})
 	for _, r := range []uint64{0, 1, 1 << 63, math.MaxUint64} {
 		if a, b := s[0].pick(r), s[1].pick(r); a != 1 || b != 0 {
@@ -206,10 +208,10 @@ func TestVictimEdgeCases(t *testing.T) {
 }
 
 func TestVictimPickAllocs(t *testing.T) {
-	two, _ := ReadTopology(topoTestRoot("2socket"))
+	two, _ := topology.Read(topoTestRoot("2socket"))
 	for _, s := range [][]victimSampler{
 		newVictimSamplers(two, []int{0, 1, 2, 3, 4, 5, 6, 7}),
-		newVictimSamplers(FlatTopology(8), []int{0, 1, 2, 3, 4, 5, 6, 7}),
+		newVictimSamplers(topology.Flat(8), []int{0, 1, 2, 3, 4, 5, 6, 7}),
 	} {
 		r := uint64(1)
 		sink := 0
@@ -223,51 +225,10 @@ func TestVictimPickAllocs(t *testing.T) {
 	}
 }
 
-func TestAssignCPUs(t *testing.T) {
-	read := func(tree string) *Topology {
-		topo, err := ReadTopology(topoTestRoot(tree))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return topo
-	}
-	tests := []struct {
-		topo    *Topology
-		name    string
-		workers int
-		want    []int
-	}{
-		{read("2socket"), "2socket", 8, []int{0, 4, 1, 5, 2, 6, 3, 7}},
-		{read("2socket"), "2socket", 3, []int{0, 4, 1}},
-		{read("2socket"), "2socket", 10, []int{0, 4, 1, 5, 2, 6, 3, 7, 0, 4}},
-		{read("1node-2l2"), "1node-2l2", 4, []int{0, 2, 1, 3}},
-		{read("1node-2l2"), "1node-2l2", 5, []int{0, 2, 1, 3, 0}},
-		{read("offline"), "offline", 3, []int{0, 1, 3}}, // cores before SMT siblings
-		{FlatTopology(3), "flat", 4, []int{0, 1, 2, 0}},
-	}
-	for _, tc := range tests {
-		t.Run(fmt.Sprintf("%s/p=%d", tc.name, tc.workers), func(t *testing.T) {
-			if got := assignCPUs(tc.topo, tc.workers); !slices.Equal(got, tc.want) {
-				t.Errorf("assignCPUs = %v, want %v", got, tc.want)
-			}
-		})
-	}
-	if got := assignCPUs(nil, 1); len(got) != 1 || CurrentTopology().Node(got[0]) < 0 {
-		t.Errorf("assignCPUs(nil, 1) = %v, not a CPU of CurrentTopology", got)
-	}
-	defer func() {
-		want := "core: assignCPUs(0 workers): need at least 1 worker"
-		if r := recover(); r != want {
-			t.Errorf("assignCPUs(t, 0) panicked with %v, want %q", r, want)
-		}
-	}()
-	assignCPUs(FlatTopology(2), 0)
-}
-
 // A thief on the 2-socket machine steals within its socket 80% of the time.
 func Example_victimSelection() {
-	topo, _ := ReadTopology("testdata/sysfs/2socket")
-	cpus := assignCPUs(topo, 8)
+	topo, _ := topology.Read(topoTestRoot("2socket"))
+	cpus := topo.Spread()
 	samplers := newVictimSamplers(topo, cpus)
 	rng := rand.New(rand.NewPCG(1, 1))
 	near := 0
@@ -284,11 +245,11 @@ func Example_victimSelection() {
 }
 
 func BenchmarkVictimPick(b *testing.B) {
-	two, _ := ReadTopology(topoTestRoot("2socket"))
+	two, _ := topology.Read(topoTestRoot("2socket"))
 	for _, bc := range []struct {
 		name string
-		topo *Topology
-	}{{"2socket", two}, {"flat", FlatTopology(8)}} {
+		topo *topology.Machine
+	}{{"2socket", two}, {"flat", topology.Flat(8)}} {
 		b.Run(bc.name+"/p=8", func(b *testing.B) {
 			s := newVictimSamplers(bc.topo, []int{0, 1, 2, 3, 4, 5, 6, 7})
 			r, sink := uint64(1), 0
@@ -299,4 +260,21 @@ func BenchmarkVictimPick(b *testing.B) {
 			_ = sink
 		})
 	}
+}
+
+// topoTestRoot is where the recorded sysfs trees live: in package
+// topology's testdata (see its README).
+func topoTestRoot(name string) string {
+	return filepath.Join("..", "topology", "testdata", "sysfs", name)
+}
+
+// spreadCPUs returns the CPUs of n workers placed as a pool places them:
+// the k-th on the k-th CPU of t's spread order, wrapping around.
+func spreadCPUs(t *topology.Machine, n int) []int {
+	order := t.Spread()
+	cpus := make([]int, n)
+	for k := range cpus {
+		cpus[k] = order[k%len(order)]
+	}
+	return cpus
 }

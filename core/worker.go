@@ -1,10 +1,9 @@
 package core
 
 import (
-	"runtime"
-	"strconv"
 	"sync/atomic"
-	"time"
+
+	"github.com/gofork/gofork/internal/lockfree"
 )
 
 // A Worker is one of a pool's workers: a goroutine with a work-stealing deque.
@@ -14,8 +13,7 @@ import (
 type Worker struct {
 	dq deque // first: the fields Join touches sit at the start of the struct
 
-	pool      *Pool
-	helpFirst bool // the pool's policy, copied here for Join's fast path
+	pool *Pool
 
 	// Owner-private counters, published to stats by publish.
 	shares        uint64
@@ -41,18 +39,15 @@ type Worker struct {
 
 	// jobs holds the tasks this worker forked with Scope.Go (jobs.go),
 	// and jobFree the job records it may reuse (owner only).
-	jobs       jobDeque
+	jobs       lockfree.Deque[job]
 	jobFree    *job
 	jobFreeLen int
 
-	asleep    bool // in the pool's idle list; guarded by the pool's sleep.mu
-	counted   bool // a waker counted this worker as searching; guarded by sleep.mu
-	activated bool // a spare handed work by activateSpare; guarded by sleep.mu
-
-	parked atomic.Bool // parked by the limit, or a retired spare; for Stats
+	idle      idleState // where it stands in the idle protocol (idle.go); guarded by the pool's sleep.mu
+	searching bool      // counted in the pool's searching count; owner only (set from woken by leaveIdle)
 
 	blocking int  // depth of Blocking calls running on this worker; owner only
-	inRoot   bool // running a root taken at a poll point (fair.go); owner only
+	inRoot   bool // running a root taken at a poll point (poll.go); owner only
 
 	// pinned: WithPinning succeeded. Set before the worker is started;
 	// cleared only if the goroutine that takes over after a Goexit cannot
@@ -75,10 +70,6 @@ type workerStats struct {
 // Workers()-1.
 func (w *Worker) ID() int { return w.id }
 
-// Spare reports whether the worker is a spare, started to stand in for a
-// blocked worker (see Blocking).
-func (w *Worker) Spare() bool { return w.spare }
-
 // Pool returns the pool the worker belongs to.
 func (w *Worker) Pool() *Pool { return w.pool }
 
@@ -91,17 +82,6 @@ func (w *Worker) publish() {
 	w.stats.rootsBusy.Store(w.rootsBusy)
 }
 
-// searchRounds is how many passes over all victims an idle worker makes
-// before it may go to sleep (Lazy scheduler; it then keeps searching until
-// the pool's spin time has passed, see WithSpin). Each pass is a few hundred
-// nanoseconds per victim; the worker yields the processor every yieldEvery
-// passes so that goroutines outside the pool (Run callers, the user's own)
-// are not starved.
-const (
-	searchRounds = 64
-	yieldEvery   = 4
-)
-
 // loop is the body of a worker goroutine.
 func (w *Worker) loop() {
 	p := w.pool
@@ -113,7 +93,7 @@ func (w *Worker) loop() {
 			return
 		}
 		// A task called runtime.Goexit: every task on this goroutine has
-		// been completed with ErrGoexit (runTask), but the goroutine is
+		// been completed with ErrGoexit (runTask), and the goroutine is
 		// ending. A fresh one takes over the worker and its deque, on a
 		// thread pinned as the old one was (the runtime retires the old
 		// one, still locked, with the goroutine).
@@ -125,40 +105,31 @@ func (w *Worker) loop() {
 			w.loop()
 		}()
 	}()
-	// A spare starts activated, counted as searching by its activator.
-	p.sleep.mu.Lock()
-	counted := w.counted
-	w.counted, w.activated = false, false
-	p.sleep.mu.Unlock()
+	p.leaveIdle(w) // a spare starts woken, counted as searching by its activator
 	for {
 		switch {
-		case w.spare && !counted && w.shouldRetire():
+		case w.spare && !w.searching && w.shouldRetire():
 			// More spares run than workers block: this one goes.
-			if counted, quitting = w.retire(); quitting {
+			if quitting = w.wait(forActivation, nil); quitting {
 				return
 			}
 			continue
 		case !w.spare && w.limited() && !w.inbox.ready():
-			if counted {
-				p.addSearching(w, -1)
-				counted = false
-			}
-			if quitting = w.parkLimited(); quitting {
+			w.stopSearching()
+			if quitting = w.wait(forLimit, nil); quitting {
 				return
 			}
 			continue
 		}
-		if !counted {
-			if j := w.jobs.pop(); j != nil { // its own jobs, without counting itself searching (see helpUntil)
+		if !w.searching {
+			if j := w.jobs.Pop(); j != nil { // its own jobs, without counting itself searching (see helpUntil)
 				w.runJob(j)
 				continue
 			}
 		}
-		if w.search(nil, -1, counted) {
-			counted = false
+		if w.search(nil, -1) {
 			continue
 		}
-		counted = false
 		if p.quit.Load() {
 			w.publish()
 			if w.spare {
@@ -169,7 +140,7 @@ func (w *Worker) loop() {
 		}
 		if w.spare && w.shouldRetire() {
 			// Nothing to do and more spares than blocked workers: go.
-			if counted, quitting = w.retire(); quitting {
+			if quitting = w.wait(forActivation, nil); quitting {
 				return
 			}
 			continue
@@ -177,202 +148,8 @@ func (w *Worker) loop() {
 		// A spare still wanted sleeps like any worker: work for it may
 		// come while the worker it stands in for is blocked.
 		p.refreshLimit()
-		counted = w.sleep(nil)
+		w.wait(forWork, nil)
 	}
-}
-
-// parkLimited parks a regular worker beyond the limit, which holds no work,
-// until the limit grows past it, a root arrives in its inbox (RunOn), or the
-// pool quits; it reports the last. A parked worker is in neither the idle
-// list nor the searching count, so nothing but those three wakes it.
-func (w *Worker) parkLimited() (quit bool) {
-	p := w.pool
-	w.publish()
-	w.dq.releaseFrames(w.dq.head) // nothing runs here: drop what the frames reference
-	w.parked.Store(true)
-	// setLimit stores the limit, RunOn pushes the root and Close sets quit
-	// before they signal, and a wake token waits in the channel until taken:
-	// a condition that becomes true after it is read here is followed by a
-	// token, so no wake-up is lost.
-	for w.limited() && !w.inbox.ready() && !p.quit.Load() {
-		w.waitWake()
-	}
-	w.parked.Store(false)
-	return p.quit.Load()
-}
-
-// search looks for work and runs one task if it finds some: its own jobs
-// first (Scope.Go, newest first), then its inbox, a root that has waited
-// too long, a steal, the injector. It returns true if it ran a task, false
-// if it gave up (after searchRounds passes under the Lazy scheduler, or for
-// a spare), when latch is done, when w is beyond the limit (it then takes
-// only its inbox), or when the pool is quitting. While waiting on a stolen
-// frame, leap is the thief to steal back from first. counted says a waker
-// already counted w as searching.
-func (w *Worker) search(latch latch, leap int, counted bool) bool {
-	p := w.pool
-	if !counted {
-		p.addSearching(w, 1)
-	}
-	var spinStart time.Time // when the first searchRounds passes were done
-	for round := 0; ; round++ {
-		if latch != nil && latch.probe() {
-			break
-		}
-		if j := w.jobs.pop(); j != nil {
-			w.found()
-			w.runJob(j)
-			return true
-		}
-		if r := w.inbox.take(); r != nil {
-			w.found()
-			w.runRoot(r, false)
-			return true
-		}
-		if !w.spare && w.limited() {
-			break
-		}
-		if r := p.overdueRoot(); r != nil { // fair service: a root waited long, before any steal
-			w.found()
-			w.runRoot(r, false)
-			return true
-		}
-		if w.drainOutside() { // Scope tasks forked from outside: to this worker's jobs
-			if j := w.jobs.pop(); j != nil {
-				w.found()
-				w.runJob(j)
-				return true
-			}
-		}
-		if h, j, victim := w.trySteal(leap); h != nil {
-			w.found()
-			w.runStolen(h, victim)
-			return true
-		} else if j != nil {
-			w.found()
-			w.stolen++
-			w.runJob(j)
-			return true
-		}
-		if r := p.inj.pop(); r != nil {
-			w.found()
-			w.runRoot(r, false)
-			return true
-		}
-		if p.quit.Load() {
-			break
-		}
-		if round >= searchRounds && (w.spare || p.cfg.scheduler == Lazy && spunOut(&spinStart, p.cfg.spin)) {
-			break
-		}
-		if round%yieldEvery == yieldEvery-1 {
-			runtime.Gosched()
-		}
-	}
-	p.addSearching(w, -1)
-	return false
-}
-
-// spunOut reports whether a search that has made its searchRounds passes
-// has also searched for spin since then. The first call starts the clock, so
-// a search that finds work within its passes reads no time.
-func spunOut(start *time.Time, spin time.Duration) bool {
-	if spin <= 0 {
-		return true
-	}
-	if start.IsZero() {
-		*start = time.Now()
-		return false
-	}
-	return time.Since(*start) >= spin
-}
-
-// found is called when a searching worker has found work: if it was the last
-// one searching (in the pool, or in its NUMA node) and others sleep, wake one
-// so that somebody keeps looking (work tends to come in bursts: a thief's
-// first push is shared at once).
-func (w *Worker) found() {
-	p := w.pool
-	all, node := p.addSearching(w, -1)
-	last, lastInNode := all == 0, node == 0
-	if p.sleep.sleeping() == 0 {
-		return
-	}
-	switch {
-	case last:
-		p.wakeOne(w)
-	case lastInNode && len(p.nodes) > 1:
-		p.wakeInNode(w.node)
-	}
-}
-
-// trySteal makes one pass over the victims, starting with leap if it is a
-// valid worker other than w, then with draws from w's victim distribution
-// over the active workers, then over the extras (spares, workers beyond the
-// limit), each looked at with one load. From each victim it takes the
-// oldest frame, or else the oldest job. It returns what it took (a frame h
-// or a job j) and the ID of its owner, or nils.
-func (w *Worker) trySteal(leap int) (h *frameHeader, j *job, owner int) {
-	r := w.pool.roster.Load() // pairs with the Store in publish
-	if leap >= 0 && leap != w.id && leap < len(r.all) {
-		if h, j, _ := w.stealFrom(r.all[leap]); h != nil || j != nil {
-			return h, j, leap
-		}
-	}
-	n := len(r.active)
-	var sampler *victimSampler
-	if k := w.index; k >= 0 && k < n {
-		sampler = &r.samplers[k]
-	}
-	for retry := true; retry; {
-		retry = false
-		// n-1 draws from the topology-weighted distribution (libfork eq. 6:
-		// near victims first; uniform on a flat machine). A worker outside
-		// the active set draws uniformly from all of it.
-		draws := n - 1
-		if sampler == nil {
-			draws = n
-		}
-		for range draws {
-			var v *Worker
-			if sampler != nil {
-				v = r.active[sampler.pick(w.next())]
-			} else {
-				v = r.active[uniformPick(w.next(), n)]
-			}
-			if v == w {
-				continue
-			}
-			h, j, lost := w.stealFrom(v)
-			if h != nil || j != nil {
-				return h, j, v.id
-			}
-			retry = retry || lost
-		}
-	}
-	for _, v := range r.extras {
-		if v != w && (v.dq.hasShared() || v.jobs.size() > 0) {
-			if h, j, _ := w.stealFrom(v); h != nil || j != nil {
-				return h, j, v.id
-			}
-		}
-	}
-	return nil, nil, -1
-}
-
-// stealFrom tries v's oldest shared frame, then its oldest job; lost says
-// a race was lost, so a retry may succeed.
-func (w *Worker) stealFrom(v *Worker) (h *frameHeader, j *job, lost bool) {
-	w.stealAttempts++
-	h, res := v.dq.steal()
-	if res == stealSuccess {
-		return h, nil, false
-	}
-	j, jres := v.jobs.steal()
-	if jres == stealSuccess {
-		return nil, j, false
-	}
-	return nil, nil, res == stealLost || jres == stealLost
 }
 
 // next returns a pseudo-random 64-bit number (xorshift64*).
@@ -385,206 +162,16 @@ func (w *Worker) next() uint64 {
 	return x * 0x2545F4914F6CDD1D
 }
 
-// runStolen runs a frame stolen from worker owner and completes its latch.
-func (w *Worker) runStolen(h *frameHeader, owner int) {
-	h.thief.Store(int32(w.id + 1)) // tell the owner whom to steal back from
-	w.stolen++
-	w.runTask(h.job, h, owner, nil)
-}
-
-// runRoot runs a root submitted by Run or RunOn and wakes its caller; busy
-// says it was taken at a poll point, on top of another task (fair.go).
-//
-// Then it lets the caller run at once. The caller, woken by the root's
-// completion, sits in this processor's next-to-run slot; a worker that goes
-// straight on with other work would keep it there until the Go scheduler
-// preempts the worker, up to 10 ms later, and a caller that submits its
-// next root at once would pay that for every one. A worker from its idle
-// loop just yields (runtime.Gosched). A busy worker must not: Gosched puts
-// it at the end of the global run queue, behind every goroutine the program
-// has queued, while the task it interrupted holds a join that another
-// worker may wait for. It hands the processor back instead: it asks the
-// caller for an acknowledgement and parks until it comes, so that the
-// caller runs in the slot it is in and the worker is readied into the
-// caller's next-to-run slot, resuming as soon as the caller parks or ends.
-func (w *Worker) runRoot(r *rootHeader, busy bool) {
-	w.roots++
-	// A root that a worker waits for by helping (RunOn from a task) gets
-	// neither hand-back nor yield: complete wakes that worker, and it must
-	// not be waited for here (it may be running a long stolen task, or one
-	// that RunOns this worker). Read now: once complete has run, the waiter
-	// may recycle r.
-	helped := r.waiter != nil
-	if busy && !helped {
-		w.rootsBusy++
-		r.handBack = true // before runTask sends on done: the caller reads it after
-		// The caller sends ack once it has the result (rootJob.wait): take
-		// it in a deferred call, so that a root that calls runtime.Goexit
-		// (which unwinds this goroutine past everything else here) does not
-		// leave the token in the recycled job, where the next caller's send
-		// would block.
-		defer func() { <-r.ack }()
+// splitmix is SplitMix64's output function, never 0: it seeds each
+// worker's xorshift generator (which must not start at 0) from the pool's
+// seed and the worker's ID.
+func splitmix(x uint64) uint64 {
+	x += 0x9E3779B97F4A7C15
+	x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9
+	x = (x ^ (x >> 27)) * 0x94D049BB133111EB
+	x ^= x >> 31
+	if x == 0 {
+		x = 1
 	}
-	w.pool.rootStarted(r)
-	w.runTask(r.job, nil, -1, r)
-	if !busy && !helped {
-		runtime.Gosched()
-	}
-}
-
-// runTask runs a task, the stolen frame h of owner or the root r, and
-// completes it whatever happens: normally, by a panic (recovered, kept for
-// whoever waits), or by runtime.Goexit (which cannot be stopped: the task is
-// completed with ErrGoexit from the deferred call, and the worker's goroutine
-// is replaced, see loop). After a panic or Goexit the frames the task left in
-// the deque are dropped or waited for (unwind).
-func (w *Worker) runTask(j frameJob, h *frameHeader, owner int, r *rootHeader) {
-	depth, outer := w.dq.head, w.base
-	w.base = depth
-	normal := false
-	defer func() {
-		if normal {
-			return
-		}
-		v := recover()
-		if v == nil { // runtime.Goexit: recover returns nil only then (panic(nil) is a *runtime.PanicNilError)
-			v = ErrGoexit
-		}
-		pe := wrapPanic(v)
-		w.unwind(depth)
-		w.base = outer
-		w.complete(h, owner, r, pe)
-	}()
-	j.execute(w)
-	w.checkDepth(depth)
-	normal = true
-	w.base = outer
-	w.complete(h, owner, r, nil)
-}
-
-// checkDepth panics if a task that started at deque depth depth left spawns
-// behind (see Spawn).
-func (w *Worker) checkDepth(depth uint32) {
-	if w.dq.head != depth {
-		panic("core: a task returned with " + strconv.Itoa(int(w.dq.head)-int(depth)) + " spawned tasks not synced")
-	}
-}
-
-// complete publishes a task's end to whoever waits for it.
-func (w *Worker) complete(h *frameHeader, owner int, r *rootHeader, pe *PanicError) {
-	w.publish()
-	if r != nil {
-		r.panicked = pe
-		if waiter := r.waiter; waiter != nil {
-			// Before the send: once the waiter has received, it may
-			// recycle r. Its receive follows its probe of state, so done
-			// is sent by then or just after.
-			if r.state.Swap(frameDone) == frameSleeping { // pairs with probe's Load (Dekker with announce)
-				w.pool.wakeWorker(waiter)
-			}
-		}
-		r.done <- struct{}{} // publishes the result; the caller's receive pairs with it
-		w.pool.exit()        // after the send: Close returns only once every caller can have its result
-		return
-	}
-	h.panicked = pe
-	// Subtle: once state is frameDone the owner may reuse the frame, so
-	// nothing below may touch h.
-	if h.state.Swap(frameDone) == frameSleeping { // publish res and panicked; pairs with state.Load in probe
-		p := w.pool
-		p.wakeWorker(p.roster.Load().all[owner])
-	}
-}
-
-// waitStolen waits until the stolen frame h at slot i of w's deque
-// completes, running other work meanwhile (helpUntil), then takes the slot
-// back. It returns what the frame panicked with.
-func (w *Worker) waitStolen(h *frameHeader, i uint32) *PanicError {
-	// head is still i+1: slot i stays reserved while work run here uses the
-	// slots above it.
-	w.helpUntil(h, int(h.thief.Load())-1)
-	w.dq.stolenReturn(i)
-	h.thief.Store(0)
-	h.state.Store(framePending)
-	pe := h.panicked
-	h.panicked = nil
-	return pe
-}
-
-// helpUntil returns once l is done, running other work meanwhile: first
-// what leap (a thief, or -1) has shared (for a stolen frame, its frames are
-// all descendants of the frame, so this keeps the stack bounded), then
-// anything else, then sleeping until l is done or work appears. A worker
-// beyond the limit helps nobody: it waits on l alone.
-func (w *Worker) helpUntil(l latch, leap int) {
-	counted := false
-	for !l.probe() {
-		if !counted {
-			// Its own jobs first, as a Join pops its own frames: without the
-			// searching count's two atomic updates, which bounce between
-			// workers when jobs are a microsecond.
-			if j := w.jobs.pop(); j != nil {
-				w.runJob(j)
-				continue
-			}
-		}
-		if !w.spare && w.limited() {
-			if counted {
-				w.pool.addSearching(w, -1)
-				counted = false
-			}
-			w.waitLatch(l)
-			break
-		}
-		if w.search(l, leap, counted) {
-			counted = false
-			continue
-		}
-		counted = false
-		if l.probe() {
-			break
-		}
-		counted = w.sleep(l)
-	}
-	if counted {
-		w.pool.addSearching(w, -1) // woken by a waker but not searching any more
-	}
-}
-
-// waitLatch blocks until l is done, outside the idle list: whoever
-// completes it sees the announcement and wakes w. Spurious tokens (a limit
-// change, a stale one) only make it look again. Meanwhile it runs the roots
-// of its own inbox, as a parked worker does (parkLimited): only w can run
-// them, and the latch may wait on one (a RunOn to w from a task w waits for
-// with RunOn, through another worker). RunOn wakes w after its push.
-func (w *Worker) waitLatch(l latch) {
-	for !l.probe() {
-		if r := w.inbox.take(); r != nil {
-			w.runRoot(r, false)
-			continue
-		}
-		if !l.announce(w) {
-			return
-		}
-		w.waitWake()
-		l.withdraw(w)
-	}
-}
-
-// unwind pops every frame above depth after a panic: private frames are
-// dropped unrun, stolen ones are waited for (their panics are dropped: the
-// first panic is the one reported).
-func (w *Worker) unwind(depth uint32) {
-	d := &w.dq
-	for d.head > depth {
-		i := d.head - 1
-		h := d.slots[i]
-		if i >= d.split || d.reclaim(i) {
-			d.head = i
-			h.job.release()
-			continue
-		}
-		w.waitStolen(h, i)
-		h.job.release()
-	}
+	return x
 }

@@ -102,7 +102,7 @@ func multiply(cfg config, m, n, k int, alpha float64, a, b operand, beta float64
 		leaf(nil, root)
 		return
 	}
-	core.Run(cfg.pool, func(w *core.Worker) struct{} { return mulBlock(w, root) })
+	cfg.pool.Run(func(w *core.Worker) { mulBlock(w, root) })
 }
 
 // volume returns m*n*k in 64 bits: where int has 32 bits the product

@@ -4,12 +4,12 @@ import (
 	"iter"
 	"math"
 	"runtime"
-	"runtime/debug"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/gofork/gofork/core"
+	"github.com/gofork/gofork/internal/lockfree"
 	"github.com/gofork/gofork/internal/loop"
 )
 
@@ -154,7 +154,7 @@ func (s *stream[E, R]) run(w *core.Worker, _ any) {
 			// work the holder waits for.
 			return
 		}
-		s.compute(i, e)
+		s.compute(w, i, e)
 		w.Poll()
 	}
 }
@@ -231,22 +231,20 @@ func (s *stream[E, R]) signal() {
 	}
 }
 
-// compute runs fn on item i and publishes its result. Once the stream has
-// stopped, fn is not called and the item is marked skipped; so is an item
-// of MapSeq after one whose fn panicked, while those before it still run:
-// the consumer takes their results, in order, before the panic.
-func (s *stream[E, R]) compute(i int64, e E) {
+// compute runs fn on item i, as a task of its own on w (core's task
+// boundary, which turns a panic or runtime.Goexit into a *core.PanicError),
+// and publishes its result. Once the stream has stopped, fn is not called
+// and the item is marked skipped; so is an item of MapSeq after one whose fn
+// panicked, while those before it still run: the consumer takes their
+// results, in order, before the panic.
+func (s *stream[E, R]) compute(w *core.Worker, i int64, e E) {
 	var r R
-	skipped := s.stop.Load() || s.ordered && i > s.panicAt.Load()
-	done := skipped
-	defer func() {
-		var pe *core.PanicError
-		if !done {
-			v := recover()
-			if v == nil {
-				v = core.ErrGoexit // runtime.Goexit: recorded, and it goes on
-			}
-			pe = &core.PanicError{Value: v, Stack: debug.Stack()}
+	if s.stop.Load() || s.ordered && i > s.panicAt.Load() {
+		s.publish(i, r, nil, true)
+		return
+	}
+	w.Guard(func() { r = s.fn(e) }, func(pe *core.PanicError) {
+		if pe != nil {
 			// The panic first: whoever sees stop (and skips) finds it.
 			s.firstPanic.CompareAndSwap(nil, pe)
 			if s.ordered {
@@ -259,12 +257,8 @@ func (s *stream[E, R]) compute(i int64, e E) {
 			}
 			s.ended.Store(true) // pull no more
 		}
-		s.publish(i, r, pe, skipped)
-	}()
-	if !skipped {
-		r = s.fn(e)
-		done = true
-	}
+		s.publish(i, r, pe, false)
+	})
 }
 
 // publish records item i's outcome and wakes the consumer if it waits for it.
@@ -278,12 +272,9 @@ func (s *stream[E, R]) publish(i int64, r R, pe *core.PanicError, skipped bool) 
 	}
 	sl := &s.ring[i%s.n]
 	sl.r, sl.panicked, sl.skipped = r, pe, skipped
-	// Publishes the fields; pairs with the consumer's Load. A Swap, not a
-	// Store: the load of waiting below must not pass it (Dekker with take),
-	// and a read-modify-write keeps that order even where a plain store was
-	// seen to let a later load pass it (qemu-aarch64; see core's
-	// jobDeque.pop). On amd64 a Store is the same instruction.
-	sl.state.Swap(slotDone)
+	// Publishes the fields; pairs with the consumer's Load. The load of
+	// waiting below must not pass it (Dekker with take).
+	lockfree.DekkerStoreUint32(&sl.state, slotDone)
 	if pe != nil || s.waiting.Load() == i {
 		s.signal()
 		// The consumer, woken for half a window of results, waits in this
@@ -318,7 +309,7 @@ func (s *stream[E, R]) take(i int64) (R, *core.PanicError, bool) {
 		if s.ready(t) {
 			t = i // the batch is there but not item i: wait for it alone
 		}
-		s.waiting.Swap(t) // before the loads below (Dekker with publish): a Swap, as there
+		lockfree.DekkerStoreInt64(&s.waiting, t) // before the loads below (Dekker with publish)
 		if sl.state.Load() != slotDone && !s.ready(t) && !s.never(i) {
 			core.Blocking(func() { <-s.wake })
 		}

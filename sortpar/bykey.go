@@ -60,7 +60,7 @@ func SortStableByKey[S ~[]E, E any, K constraints.Integer](s S, key func(E) K, o
 		r.sortSerial(0, n, 0, (bits.Len64(diff)-1)/8)
 		return
 	}
-	core.Run(c.pool, func(w *core.Worker) struct{} {
+	c.pool.Run(func(w *core.Worker) {
 		k := chunks(n, c.grain, r.workers)
 		firsts, diffs := make([]uint64, k), make([]uint64, k)
 		parFor(w, k, func(_ *core.Worker, i int) {
@@ -75,7 +75,6 @@ func SortStableByKey[S ~[]E, E any, K constraints.Integer](s S, key func(E) K, o
 			r.alloc(n, true)
 			r.sortPar(w, 0, n, 0, (bits.Len64(diff)-1)/8)
 		}
-		return struct{}{}
 	})
 }
 

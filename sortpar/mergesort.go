@@ -99,8 +99,8 @@ func mergesort[E any](x []E, cmp func(a, b E) int, c *config) {
 		},
 	}
 	ctx.sort, ctx.merge.task = ctx.sortTask, ctx.mergeTask
-	core.Run(c.pool, func(w *core.Worker) struct{} {
-		return ctx.sort(w, msTask[E]{c: ctx, lo: 0, hi: len(x)})
+	c.pool.Run(func(w *core.Worker) {
+		ctx.sort(w, msTask[E]{c: ctx, lo: 0, hi: len(x)})
 	})
 	if pe := ctx.panicked.Load(); pe != nil {
 		panic(pe) // every task has returned: x holds a permutation

@@ -168,7 +168,7 @@ func sortStrings(x []string, c *config) {
 	k := chunks(n, c.grain, c.pool.Workers())
 	lcps := make([]int, k)
 	lcp := 0
-	core.Run(c.pool, func(w *core.Worker) struct{} {
+	c.pool.Run(func(w *core.Worker) {
 		parFor(w, k, func(_ *core.Worker, i int) {
 			lo, hi := chunkBounds(n, k, i)
 			l := len(x[0])
@@ -184,18 +184,16 @@ func sortStrings(x []string, c *config) {
 				keys[j] = strKey{strPrefix(x[j], lcp), x[j]}
 			}
 		})
-		return struct{}{}
 	})
 	cmpKey := strKeyCmp(lcp)
 	quicksort(keys, cmpKey, func(s []strKey) { slices.SortFunc(s, cmpKey) }, c)
-	core.Run(c.pool, func(w *core.Worker) struct{} {
+	c.pool.Run(func(w *core.Worker) {
 		parFor(w, k, func(_ *core.Worker, i int) {
 			lo, hi := chunkBounds(n, k, i)
 			for j := lo; j < hi; j++ {
 				x[j] = keys[j].s
 			}
 		})
-		return struct{}{}
 	})
 }
 

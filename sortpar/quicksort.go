@@ -44,8 +44,8 @@ func quicksort[E any](x []E, cmp func(a, b E) int, leaf func([]E), c *config) {
 		workers:      c.pool.Workers(),
 		run:          qsRun[E],
 	}
-	core.Run(c.pool, func(w *core.Worker) struct{} {
-		return qsRun(w, qsTask[E]{c: ctx, a: 0, b: len(x), limit: bits.Len(uint(len(x))), wasBalanced: true, wasPartitioned: true})
+	c.pool.Run(func(w *core.Worker) {
+		qsRun(w, qsTask[E]{c: ctx, a: 0, b: len(x), limit: bits.Len(uint(len(x))), wasBalanced: true, wasPartitioned: true})
 	})
 }
 

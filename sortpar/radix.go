@@ -128,7 +128,7 @@ func radixSort[K radixKey](x []K, kind keyKind, c *config) {
 	buf := make([]K, n)
 	k := chunks(n, c.grain, rc.workers)
 	diffs := make([]K, k)
-	core.Run(c.pool, func(w *core.Worker) struct{} {
+	c.pool.Run(func(w *core.Worker) {
 		first := rc.toKey(x[0])
 		parFor(w, k, func(_ *core.Worker, i int) {
 			lo, hi := chunkBounds(n, k, i)
@@ -156,11 +156,10 @@ func radixSort[K radixKey](x []K, kind keyKind, c *config) {
 				lo, hi := chunkBounds(n, k, i)
 				rc.unmap(x[lo:hi])
 			})
-			return struct{}{}
+			return
 		}
 		rc.diff = diff
 		radixIn(w, rc, x, buf, (bits.Len64(uint64(diff))-1)/8)
-		return struct{}{}
 	})
 }
 

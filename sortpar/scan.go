@@ -136,7 +136,7 @@ func allPairs(n int, c *config, check func(lo, hi int) bool) bool {
 	// every Store before the final Load.
 	var failed atomic.Bool
 	k := chunks(n, c.grain, c.pool.Workers())
-	core.Run(c.pool, func(w *core.Worker) struct{} {
+	c.pool.Run(func(w *core.Worker) {
 		parFor(w, k, func(_ *core.Worker, i int) {
 			lo, hi := chunkBounds(n, k, i)
 			for b := max(lo, 1); b < hi; b += scanBlock {
@@ -149,7 +149,6 @@ func allPairs(n int, c *config, check func(lo, hi int) bool) bool {
 				}
 			}
 		})
-		return struct{}{}
 	})
 	return !failed.Load()
 }
@@ -159,13 +158,12 @@ func reverse[E any](x []E, c *config) {
 	n := len(x)
 	half := n / 2
 	k := chunks(half, c.grain, c.pool.Workers())
-	core.Run(c.pool, func(w *core.Worker) struct{} {
+	c.pool.Run(func(w *core.Worker) {
 		parFor(w, k, func(_ *core.Worker, i int) {
 			lo, hi := chunkBounds(half, k, i)
 			for j := lo; j < hi; j++ {
 				x[j], x[n-1-j] = x[n-1-j], x[j]
 			}
 		})
-		return struct{}{}
 	})
 }

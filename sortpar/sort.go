@@ -189,7 +189,7 @@ func sortFunc[E any](x []E, cmp func(a, b E) int, c *config) {
 // next, and the pool's workers may hold them all (a small sort beside a
 // big one).
 func inOneRun(c *config, f func()) {
-	core.Run(c.pool, func(*core.Worker) struct{} { f(); return struct{}{} })
+	c.pool.Run(func(*core.Worker) { f() })
 }
 
 // sortStableFunc is SortStableFunc after option handling.

@@ -196,7 +196,7 @@ func setupFlat(variant string, p int, t *flatTest) (*job, error) {
 	case variantGofork:
 		pool := core.New(core.WithWorkers(p))
 		j.run = func() {
-			core.Run(pool, func(w *core.Worker) struct{} { return flatGofork(w, flatSpan{t, 0, t.n}) })
+			pool.Run(func(w *core.Worker) { flatGofork(w, flatSpan{t, 0, t.n}) })
 		}
 		j.close = pool.Close
 	default:

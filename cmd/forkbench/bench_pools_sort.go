@@ -253,9 +253,9 @@ func setupPoolSort(variant string, p, n int, merge bool) (*job, error) {
 	case variantGofork:
 		pool := core.New(core.WithWorkers(p))
 		if merge {
-			j.run = func() { core.Run(pool, func(w *core.Worker) struct{} { return msGofork(w, msArgs{s, s.data, s.tmp}) }) }
+			j.run = func() { pool.Run(func(w *core.Worker) { msGofork(w, msArgs{s, s.data, s.tmp}) }) }
 		} else {
-			j.run = func() { core.Run(pool, func(w *core.Worker) struct{} { return qsGofork(w, qsArgs{s, s.data}) }) }
+			j.run = func() { pool.Run(func(w *core.Worker) { qsGofork(w, qsArgs{s, s.data}) }) }
 		}
 		j.close = pool.Close
 	default:

@@ -18,7 +18,7 @@
 // # Output
 //
 // The first line describes the machine, including how many cores its CPUs
-// sit on and whether some are SMT siblings (core.CurrentTopology): two
+// sit on and whether some are SMT siblings (topology.Current): two
 // workers on siblings share one core, so T1/T2 stays well below 2.
 //
 // Each suite prints its benchmarks in tables by kind of row:

@@ -10,7 +10,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/gofork/gofork/core"
+	"github.com/gofork/gofork/topology"
 )
 
 // describeMachine collects the CPU model, core counts, Go version and the
@@ -24,7 +24,7 @@ func describeMachine() Machine {
 		GOARCH:     runtime.GOARCH,
 		GoVersion:  runtime.Version(),
 	}
-	m.OnlineCPUs, m.PhysicalCores, m.SMT = cpuCores(core.CurrentTopology())
+	m.OnlineCPUs, m.PhysicalCores, m.SMT = cpuCores(topology.Current())
 	m.Hostname, _ = os.Hostname()
 	m.LoadAvg = loadAvg()
 	if bi, ok := debug.ReadBuildInfo(); ok {
@@ -53,12 +53,12 @@ func describeMachine() Machine {
 
 // cpuCores counts the CPUs of t and the cores they sit on, and reports
 // whether any two CPUs are SMT siblings of one core.
-func cpuCores(t *core.Topology) (cpus, cores int, smt bool) {
+func cpuCores(t *topology.Machine) (cpus, cores int, smt bool) {
 	ids := t.CPUs()
 	for i, a := range ids {
 		sibling := false
 		for _, b := range ids[:i] {
-			if t.Distance(a, b) == core.DistanceSMT {
+			if t.Distance(a, b) == topology.DistanceSMT {
 				sibling = true
 				break
 			}

@@ -98,7 +98,7 @@ type Fit struct {
 type Machine struct {
 	CPU   string `json:"cpu"`
 	Cores int    `json:"cores"` // runtime.NumCPU: the CPUs this process may use
-	// OnlineCPUs and PhysicalCores come from core.CurrentTopology(): the
+	// OnlineCPUs and PhysicalCores come from topology.Current(): the
 	// machine's online CPUs and the cores they sit on. SMT is set when some
 	// CPUs are SMT siblings of one core; two workers on siblings share the
 	// core's execution units, which caps T1/T2 well below 2.

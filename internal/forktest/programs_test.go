@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/gofork/gofork/core"
+	"github.com/gofork/gofork/internal/pooltest"
 )
 
 var (
@@ -121,7 +122,7 @@ func newPools(t testing.TB, counts []int) []*core.Pool {
 	}
 	t.Cleanup(func() {
 		for _, p := range pools {
-			p.Close()
+			pooltest.Close(t, p)
 		}
 	})
 	return pools
@@ -176,7 +177,7 @@ func newPolicyPools(t testing.TB) []*core.Pool {
 	} {
 		p := core.New(o...)
 		pools = append(pools, p)
-		t.Cleanup(p.Close)
+		t.Cleanup(func() { pooltest.Close(t, p) })
 	}
 	return pools
 }

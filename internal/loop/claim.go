@@ -37,8 +37,8 @@ func (l *state[T]) runClaims(pool *core.Pool, k int) (T, bool) {
 		l.claimed = make([]atomic.Uint32, k)
 	}
 	l.claimTask = claimTask[T]
-	core.Run(pool, func(w *core.Worker) struct{} {
-		return claimTask(w, claimSpan[T]{l: l, b: int32(k)})
+	pool.Run(func(w *core.Worker) {
+		claimTask(w, claimSpan[T]{l: l, b: int32(k)})
 	})
 	if a := l.aff; a != nil {
 		a.hits, a.chunks = int(a.ran.Load()), k

@@ -15,22 +15,34 @@ var WorkerCounts = []int{1, 2, 4, 8}
 
 // Each runs f as a subtest once per worker count with a fresh pool, and on
 // HelpFirst pools of 1, 2 and 4 workers, where the right half of a Join runs
-// first. The pools are closed when f returns.
+// first. The pools are closed when f returns, and checked for lost
+// wake-ups (Close).
 func Each(t *testing.T, f func(t *testing.T, p *core.Pool)) {
 	t.Helper()
 	for _, w := range WorkerCounts {
 		t.Run(fmt.Sprintf("p=%d", w), func(t *testing.T) {
 			p := core.New(core.WithWorkers(w))
-			defer p.Close()
+			defer Close(t, p)
 			f(t, p)
 		})
 	}
 	for _, w := range []int{1, 2, 4} {
 		t.Run(fmt.Sprintf("p=%d/helpfirst", w), func(t *testing.T) {
 			p := core.New(core.WithWorkers(w), core.WithPolicy(core.HelpFirst))
-			defer p.Close()
+			defer Close(t, p)
 			f(t, p)
 		})
+	}
+}
+
+// Close closes p and fails t if p's governor had to wake a sleeper that the
+// sleep protocol should have woken (core.Stats.LostWakeups): a lost wake-up,
+// which the protocol rules out.
+func Close(t testing.TB, p *core.Pool) {
+	t.Helper()
+	p.Close()
+	if n := p.Stats().LostWakeups; n != 0 {
+		t.Errorf("the governor woke %d sleepers while shared work waited and nobody searched (lost wake-ups)", n)
 	}
 }
 

@@ -1,4 +1,4 @@
-package core
+package topology
 
 import (
 	"fmt"
@@ -10,8 +10,8 @@ import (
 	"testing"
 )
 
-// topoTestRoot is where the recorded sysfs trees live (see testdata/sysfs/README).
-func topoTestRoot(name string) string { return filepath.Join("testdata", "sysfs", name) }
+// testRoot is where the recorded sysfs trees live (see testdata/sysfs/README).
+func testRoot(name string) string { return filepath.Join("testdata", "sysfs", name) }
 
 func TestTopologyRecorded(t *testing.T) {
 	const (
@@ -78,7 +78,7 @@ func TestTopologyRecorded(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.tree, func(t *testing.T) {
-			topo, err := ReadTopology(topoTestRoot(tc.tree))
+			topo, err := Read(testRoot(tc.tree))
 			if err != nil {
 				t.Fatalf("ReadTopology: %v", err)
 			}
@@ -114,7 +114,7 @@ func TestTopologyRecorded(t *testing.T) {
 // topoCheckMetric checks what any topology must satisfy: 0 exactly on the
 // diagonal, symmetric, on the documented scale, and an ultrametric (a tree
 // distance: d(a,c) <= max(d(a,b), d(b,c))).
-func topoCheckMetric(t *testing.T, topo *Topology) {
+func topoCheckMetric(t *testing.T, topo *Machine) {
 	t.Helper()
 	cpus := topo.CPUs()
 	for _, a := range cpus {
@@ -169,7 +169,7 @@ func TestTopologyGarbage(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.tree, func(t *testing.T) {
-			topo, err := ReadTopology(topoTestRoot(filepath.Join("garbage", tc.tree)))
+			topo, err := Read(testRoot(filepath.Join("garbage", tc.tree)))
 			if err == nil {
 				t.Fatalf("ReadTopology: no error; got\n%v", topo)
 			}
@@ -179,7 +179,7 @@ func TestTopologyGarbage(t *testing.T) {
 					t.Errorf("error %q does not mention %q", msg, w)
 				}
 			}
-			if !strings.HasPrefix(msg, "core: topology: ") {
+			if !strings.HasPrefix(msg, "topology: ") {
 				t.Errorf("error %q lacks the package prefix", msg)
 			}
 			want := tc.flatCPUs
@@ -195,7 +195,7 @@ func TestTopologyGarbage(t *testing.T) {
 }
 
 // topoCheckFlat checks that every pair of distinct CPUs is equally far apart.
-func topoCheckFlat(t *testing.T, topo *Topology) {
+func topoCheckFlat(t *testing.T, topo *Machine) {
 	t.Helper()
 	for _, a := range topo.CPUs() {
 		for _, b := range topo.CPUs() {
@@ -207,41 +207,41 @@ func topoCheckFlat(t *testing.T, topo *Topology) {
 	topoCheckMetric(t, topo)
 }
 
-func TestFlatTopology(t *testing.T) {
+func TestFlat(t *testing.T) {
 	for _, n := range []int{1, 2, 7} {
-		topo := FlatTopology(n)
+		topo := Flat(n)
 		if topo.NumCPUs() != n || topo.NumNodes() != 1 || topo.Node(n-1) != 0 {
-			t.Errorf("FlatTopology(%d): %d CPUs, %d nodes", n, topo.NumCPUs(), topo.NumNodes())
+			t.Errorf("Flat(%d): %d CPUs, %d nodes", n, topo.NumCPUs(), topo.NumNodes())
 		}
 		topoCheckFlat(t, topo)
 	}
 	for _, n := range []int{0, -3} {
 		func() {
 			defer func() {
-				want := fmt.Sprintf("core: FlatTopology(%d): need at least 1 CPU", n)
+				want := fmt.Sprintf("topology: Flat(%d): need at least 1 CPU", n)
 				if r := recover(); r != want {
-					t.Errorf("FlatTopology(%d) panicked with %v, want %q", n, r, want)
+					t.Errorf("Flat(%d) panicked with %v, want %q", n, r, want)
 				}
 			}()
-			FlatTopology(n)
+			Flat(n)
 		}()
 	}
 }
 
-func TestTopologyRestrict(t *testing.T) {
-	topo, err := ReadTopology(topoTestRoot("2socket"))
+func TestRestrict(t *testing.T) {
+	topo, err := Read(testRoot("2socket"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := topo.restrict([]int{6, 1, 5, 99, 1})
+	r := topo.Restrict([]int{6, 1, 5, 99, 1})
 	if got := r.CPUs(); !slices.Equal(got, []int{1, 5, 6}) {
-		t.Fatalf("restrict CPUs = %v", got)
+		t.Fatalf("Restrict CPUs = %v", got)
 	}
 	if r.NumNodes() != 2 || r.Distance(5, 6) != DistanceL3 || r.Distance(1, 5) != DistanceRemote {
-		t.Fatalf("restrict lost structure:\n%v", r)
+		t.Fatalf("Restrict lost structure:\n%v", r)
 	}
-	if r := topo.restrict([]int{42}); r != topo {
-		t.Fatalf("restrict to no known CPU should return the topology itself")
+	if r := topo.Restrict([]int{42}); r != topo {
+		t.Fatalf("Restrict to no known CPU should return the topology itself")
 	}
 }
 
@@ -254,9 +254,9 @@ func TestTopologyThisMachine(t *testing.T) {
 	if _, err := os.Stat("/sys/devices/system/cpu/online"); err != nil {
 		t.Skipf("no /sys here: %v", err)
 	}
-	topo, err := ReadTopology("/sys")
+	topo, err := Read("/sys")
 	if err != nil {
-		t.Fatalf("ReadTopology(/sys): %v", err)
+		t.Fatalf("Read(/sys): %v", err)
 	}
 	t.Logf("this machine:\n%v", topo)
 	if topo.NumCPUs() < runtime.NumCPU() {
@@ -266,129 +266,7 @@ func TestTopologyThisMachine(t *testing.T) {
 		t.Errorf("NumNodes() = %d", topo.NumNodes())
 	}
 	topoCheckMetric(t, topo)
-	cur, err := currentTopology()
-	if err != nil || cur != CurrentTopology() || cur.String() != topo.String() {
-		t.Errorf("CurrentTopology differs from ReadTopology(/sys) (err %v)", err)
+	if cur := Current(); cur != Current() || cur.String() != topo.String() {
+		t.Errorf("Current differs from Read(/sys) or from itself")
 	}
-}
-
-func TestTopologyString(t *testing.T) {
-	topo, err := ReadTopology(topoTestRoot("offline"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := `topology: 3 CPUs, 1 NUMA node
-node 0
-  package 0
-    L3 cpus 0-1,3
-      L2 cpus 0
-        core 0: cpu 0
-      L2 cpus 1,3
-        core 1: cpus 1,3
-`
-	if got := topo.String(); got != want {
-		t.Errorf("String() =\n%s\nwant\n%s", got, want)
-	}
-	want = `topology: 2 CPUs, 1 NUMA node
-node 0
-  package 0
-    core 0: cpu 0
-    core 1: cpu 1
-`
-	if got := FlatTopology(2).String(); got != want {
-		t.Errorf("flat String() =\n%s\nwant\n%s", got, want)
-	}
-}
-
-func TestTopoParseCPUList(t *testing.T) {
-	tests := []struct {
-		in   string
-		want []int
-		err  string
-	}{
-		{"", nil, ""},
-		{"0", []int{0}, ""},
-		{"0-3,8,10-11", []int{0, 1, 2, 3, 8, 10, 11}, ""},
-		{"5,1-2,2", []int{1, 2, 5}, ""},
-		{"0-", nil, `open range "0-"`},
-		{"-1", nil, "empty CPU number"},
-		{"a,b", nil, `bad CPU number "a"`},
-		{"3-1", nil, `reversed range "3-1"`},
-		{"1,,2", nil, "empty CPU number"},
-		{"0x1", nil, "bad CPU number"},
-		{"65536", nil, "out of range"},
-		{"99999999999999999999999", nil, "out of range"},
-	}
-	for _, tc := range tests {
-		got, err := topoParseCPUList(tc.in)
-		if tc.err != "" {
-			if err == nil || !strings.Contains(err.Error(), tc.err) {
-				t.Errorf("topoParseCPUList(%q) error = %v, want %q", tc.in, err, tc.err)
-			}
-			continue
-		}
-		if err != nil || !slices.Equal(got, tc.want) {
-			t.Errorf("topoParseCPUList(%q) = %v, %v; want %v", tc.in, got, err, tc.want)
-		}
-	}
-}
-
-// FuzzTopoParseCPUList: no input panics, and an accepted list is ascending,
-// distinct, and survives a format/parse round trip.
-func FuzzTopoParseCPUList(f *testing.F) {
-	for _, s := range []string{"", "0", "0-3,8", "0-", "a,b", "3-1", "1,,2", "0-65535"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		ids, err := topoParseCPUList(s)
-		if err != nil {
-			return
-		}
-		for i := 1; i < len(ids); i++ {
-			if ids[i] <= ids[i-1] {
-				t.Fatalf("%q -> %v: not ascending", s, ids)
-			}
-		}
-		back, err := topoParseCPUList(topoFormatCPUList(ids))
-		if err != nil || !slices.Equal(back, ids) {
-			t.Fatalf("%q -> %v -> %q -> %v, %v", s, ids, topoFormatCPUList(ids), back, err)
-		}
-	})
-}
-
-func ExampleReadTopology() {
-	// A recorded sysfs tree: one node, four cores, two L2 caches of two cores.
-	topo, err := ReadTopology("testdata/sysfs/1node-2l2")
-	if err != nil {
-		panic(err)
-	}
-	fmt.Print(topo)
-	fmt.Println("cpu 0 to 1:", topo.Distance(0, 1), "(shared L2)")
-	fmt.Println("cpu 0 to 2:", topo.Distance(0, 2), "(shared L3)")
-	// Output:
-	// topology: 4 CPUs, 1 NUMA node
-	// node 0
-	//   package 0
-	//     L3 cpus 0-3
-	//       L2 cpus 0-1
-	//         core 0: cpu 0
-	//         core 1: cpu 1
-	//       L2 cpus 2-3
-	//         core 2: cpu 2
-	//         core 3: cpu 3
-	// cpu 0 to 1: 2 (shared L2)
-	// cpu 0 to 2: 3 (shared L3)
-}
-
-func ExampleTopology_Distance() {
-	topo, _ := ReadTopology("testdata/sysfs/2socket")
-	fmt.Println(topo.NumNodes(), "nodes,", topo.NumCPUs(), "CPUs")
-	fmt.Println("same CPU:   ", topo.Distance(5, 5))
-	fmt.Println("same socket:", topo.Distance(5, 6))
-	fmt.Println("other node: ", topo.Distance(1, 6))
-	// Output:
-	// 2 nodes, 8 CPUs
-	// same CPU:    0
-	// same socket: 3
-	// other node:  6
 }

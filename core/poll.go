@@ -2,6 +2,10 @@ package core
 
 import "time"
 
+// Poll points: where a busy worker looks up from its own work. Poll and
+// Share (and the slow paths of Join and Sync, shareSlow) share private
+// frames a thief asked for and serve roots that have waited too long.
+//
 // Fair service for roots (DESIGN.md, "Fair service for roots"). A root
 // submitted from outside waits in the injector (or, from RunOn, in one
 // worker's inbox) until a worker looks for work. A busy worker looks at its
@@ -92,4 +96,50 @@ func (w *Worker) attend() {
 	w.inRoot = true
 	defer func() { w.inRoot = false }() // also when the root calls runtime.Goexit
 	w.runRoot(r, true)
+}
+
+// Poll lets other work in during a long stretch of work that forks nothing:
+// if a thief has asked this worker for work, the older half of its private
+// frames becomes stealable; if a root submitted to the pool has waited too
+// long (see Run), the worker runs it here, on its own stack, and then
+// returns. A frame pushed by Join is normally made stealable at the next
+// fork; code that runs for a long time between forks (a leaf loop over a
+// large chunk) should call Poll every few tens of microseconds. It costs
+// two loads when nobody asked and no root waits.
+func (w *Worker) Poll() {
+	if w.dq.moveSplit.Load() || w.pool.rootsWaiting.Load() != 0 {
+		w.pollSlow()
+	}
+}
+
+func (w *Worker) pollSlow() {
+	d := &w.dq
+	if d.moveSplit.Load() {
+		if d.allStolen || d.head == d.split {
+			d.moveSplit.Store(false) // nothing private to give
+		} else {
+			w.shareSlow()
+		}
+	}
+	if w.pool.rootsWaiting.Load() != 0 {
+		w.attend()
+	}
+}
+
+// Share makes every frame this worker holds privately stealable now (the
+// split deque keeps the newest forks private until a thief asks), and lets
+// in a root that has waited too long, as Poll does. Code about to run for a
+// long time without forking, and above all code that may block, calls it so
+// that the rest of its computation does not wait behind it: par and
+// package reduce call it before every leaf block runs the loop body. It
+// costs two loads when nothing is private and no root waits, and one
+// compare-and-swap otherwise.
+func (w *Worker) Share() {
+	if w.dq.shareAll() {
+		w.shares++
+		w.pool.notifyWork(w)
+	}
+	if w.pool.rootsWaiting.Load() != 0 {
+		w.attend()
+	}
 }

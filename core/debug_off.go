@@ -1,0 +1,11 @@
+//go:build !gofork_debug
+
+package core
+
+// debugChecks turns the runtime's invariants into checks that panic; it is
+// on in builds tagged gofork_debug (see debug_on.go).
+const debugChecks = false
+
+func (p *Pool) checkCounts(c uint64, node int32, sleepingChanged bool) {}
+func (p *Pool) checkEnterIdle(w *Worker)                               {}
+func (d *deque) checkShared()                                          {}

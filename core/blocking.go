@@ -48,6 +48,7 @@ func (w *Worker) block(fn func()) {
 		return
 	}
 	p := w.pool
+	w.flushDone() // the jobs it finished count now, not after fn
 	w.Share()
 	p.spares.blocked.Add(1) // wanted before activated: a spare activated for w does not retire at once
 	defer func() {

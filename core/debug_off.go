@@ -9,3 +9,4 @@ const debugChecks = false
 func (p *Pool) checkCounts(c uint64, node int32, sleepingChanged bool) {}
 func (p *Pool) checkEnterIdle(w *Worker)                               {}
 func (d *deque) checkShared()                                          {}
+func (w *Worker) checkJobs()                                           {}

@@ -59,3 +59,11 @@ func (d *deque) checkShared() {
 		panic(fmt.Sprintf("core: invariant I1: tail %d, split %d (owner's %d), head %d", tail, split, d.split, d.head))
 	}
 }
+
+// checkJobs checks the job deque's invariants as its owner sees them (see
+// lockfree.Deque.Check).
+func (w *Worker) checkJobs() {
+	if msg := w.jobs.Check(); msg != "" {
+		panic(fmt.Sprintf("core: invariant: worker %d's job deque: %s", w.id, msg))
+	}
+}

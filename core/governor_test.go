@@ -7,7 +7,7 @@ import (
 )
 
 // TestLostWakeupCounted makes the lost wake-up the sleep protocol rules
-// out: with every worker asleep, a task is put on the outside stack without
+// out: with every worker asleep, a task is put on the outside queue without
 // the notifyWork its producer owes. The governor must find it, wake a
 // sleeper, and count the rescue in Stats.LostWakeups, which the other tests
 // assert to be 0.
@@ -19,8 +19,7 @@ func TestLostWakeupCounted(t *testing.T) {
 	}
 	var s Scope
 	var ran atomic.Bool
-	j := getJob(nil)
-	j.fn, j.arg, j.scope, j.outside = callFunc, func(*Worker) { ran.Store(true) }, &s, true
+	j := job{fn: callFunc, arg: func(*Worker) { ran.Store(true) }, scope: &s, outside: true}
 	p.enter() // counted in flight, as Scope.Go from outside counts it: the governor watches
 	s.n.Add(1)
 	p.outside.Push(j) // and no notifyWork: the wake-up is lost
@@ -57,8 +56,7 @@ func TestLeavingSearcherWakesSleeper(t *testing.T) {
 		p.count(w, 1, 0)
 		w.searching = true
 		// A producer publishes work and sees a searcher: it wakes nobody.
-		j := getJob(nil)
-		j.fn, j.arg, j.scope, j.outside = callFunc, func(*Worker) { close(ran) }, &s, true
+		j := job{fn: callFunc, arg: func(*Worker) { close(ran) }, scope: &s, outside: true}
 		p.enter()
 		s.n.Add(1)
 		p.outside.Push(j)

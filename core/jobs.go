@@ -1,109 +1,99 @@
 package core
 
-import (
-	"sync"
-
-	"github.com/gofork/gofork/internal/lockfree"
-)
+import "github.com/gofork/gofork/internal/lockfree"
 
 // A job is a task forked by Scope.Go: run fn(w, arg) as a task of its own
 // and count it done in scope. Unlike a Join's frame it is not tied to the
 // forking task's stack: any task, or a goroutine outside the pool, may fork
-// one, and any task may wait for its scope. Jobs live on a per-worker deque
-// of their own (lockfree.Deque), beside the frames.
+// one, and any task may wait for its scope. A job is a value: it lives in
+// the slots of a worker's job deque (lockfree.Deque), beside the frames, or
+// of the pool's outside queue, and is copied out to run; there is no record
+// to allocate or recycle.
 type job struct {
 	fn    func(*Worker, any)
 	arg   any
 	scope *Scope
-	// Link threads the pool's outside stack while the job is on it, and
-	// the worker's free list once it is done.
-	lockfree.Link[job]
 	// outside: forked from outside the pool, so counted in the pool's
 	// inflight (Close waits for it) until it is done.
 	outside bool
 }
 
-// getJob returns a job record from w's free list, or a new one (w may be
-// nil: from outside a task).
-func getJob(w *Worker) *job {
-	if w != nil {
-		if j := w.jobFree; j != nil {
-			w.jobFree = j.Next
-			w.jobFreeLen--
-			j.Next = nil
-			return j
-		}
-	}
-	if j, ok := sharedJobs.Get().(*job); ok {
-		return j
-	}
-	return &job{}
+// doneCount is what a worker has finished and not yet counted where others
+// look (DESIGN.md, "Scope: dynamic tasks"): n jobs of scope, and outside of
+// them (of any scope) that were forked from outside the pool. A worker that
+// runs jobs of one scope back to back counts them in its own memory and
+// gives the scope their number at once (flushDone) when it stops: before it
+// runs a job of another scope, looks for work elsewhere, waits, or blocks.
+// Owner only.
+type doneCount struct {
+	scope   *Scope
+	n       int64
+	outside int32
 }
 
-// sharedJobs recycles the job records that no worker's free list keeps:
-// those of jobs forked from outside the pool (one allocation less a task
-// for a goroutine that forks many) and the overflow of a worker that runs
-// more jobs than it forks, which a worker that forks more than it runs
-// takes back. sync.Pool moves records between processors.
-var sharedJobs sync.Pool
-
-// putJob returns a finished job's record to w's free list.
-func (w *Worker) putJob(j *job) {
-	outside := j.outside
-	j.fn, j.arg, j.scope, j.outside = nil, nil, nil, false
-	if !outside && w.jobFreeLen < jobFreeMax {
-		j.Next = w.jobFree
-		w.jobFree = j
-		w.jobFreeLen++
-		return
-	}
-	// An outside job's record, or the overflow of a thief that runs more
-	// jobs than it forks: it goes where a forking worker whose own list
-	// runs dry finds it (getJob), instead of to the garbage collector.
-	sharedJobs.Put(j)
-}
-
-// jobFreeMax bounds a worker's free list of job records: a worker that runs
-// more jobs than it forks (a thief) would otherwise collect them all.
-const jobFreeMax = 1024
-
-// drainOutside moves every job of the pool's outside stack to w's job
-// deque, oldest on top so that thieves take the oldest first, and reports
-// whether there was any.
+// drainOutside moves a batch of the jobs forked from outside the pool to
+// w's job deque, oldest on top so that thieves take the oldest first, and
+// reports whether there was any.
 func (w *Worker) drainOutside() bool {
-	fifo := w.pool.outside.TakeAll()
-	if fifo == nil {
-		return false
-	}
-	for fifo != nil {
-		next := fifo.Next
-		fifo.Next = nil
-		w.jobs.Push(fifo)
-		fifo = next
-	}
-	return true
+	return w.pool.outside.TakeTo(&w.jobs, lockfree.StealMax) > 0
 }
 
 // runJob runs the job j on w as a task of its own: its panic (or
 // runtime.Goexit) is recorded in its scope and never propagated, and the
 // scope counts it done whatever happens.
-func (w *Worker) runJob(j *job) {
-	w.runTask(j.run, func(pe *PanicError) { w.endJob(j, pe) })
+func (w *Worker) runJob(j job) {
+	if debugChecks {
+		w.checkJobs() // after the pop, steal or take that gave j
+	}
+	if d := &w.done; d.scope != j.scope && (d.n != 0 || d.outside != 0) {
+		// The jobs of another scope are done: let its waiters go on now,
+		// not after this job, which may be long.
+		w.flushDone()
+	}
+	w.runTask(func(w *Worker) { j.fn(w, j.arg) }, func(pe *PanicError) { w.endJob(&j, pe) })
 }
 
-func (j *job) run(w *Worker) { j.fn(w, j.arg) }
-
-// endJob records the end of the job j in its scope and recycles its record
-// (one that panicked is left to the collector).
+// endJob records the end of the job j: in w's doneCount, or in its scope at
+// once when the scope has a limit (a Go blocked on it must see each end) or
+// the job panicked.
 func (w *Worker) endJob(j *job, pe *PanicError) {
-	s, outside := j.scope, j.outside
+	s, d := j.scope, &w.done
+	if d.scope != s {
+		w.flushDone()
+		d.scope = s
+	}
+	d.n++
+	if j.outside {
+		d.outside++
+	}
 	if pe != nil {
 		s.panicked.CompareAndSwap(nil, pe)
-	} else {
-		w.putJob(j)
+		w.flushDone()
+	} else if s.bound() >= 0 {
+		w.flushDone()
 	}
-	s.finish()
-	if outside {
-		w.pool.exit() // after finish: Close returns once the scope has counted it done
+}
+
+// flushDone gives the scope and the pool what w has finished and not yet
+// counted: the scope's count first, then the pool's inflight, so that Close
+// returns only once the scope has counted its jobs done.
+func (w *Worker) flushDone() {
+	d := &w.done
+	s, n, out := d.scope, d.n, d.outside
+	d.scope, d.n, d.outside = nil, 0, 0
+	if n != 0 {
+		s.finish(n)
 	}
+	if out != 0 {
+		w.pool.exitN(out)
+	}
+}
+
+// unflushed returns how many jobs of s w has finished and not yet counted
+// in s. Owner only.
+func (w *Worker) unflushed(s *Scope) int64 {
+	if w.done.scope == s {
+		return w.done.n
+	}
+	return 0
 }

@@ -62,9 +62,9 @@ type Pool struct {
 	// roots (Run, RunOn) and a Scope's tasks. The governor runs while it is
 	// nonzero, and Close waits until it is 0 (enter, exit).
 	inflight atomic.Int32
-	// outside is the stack of Scope tasks forked from outside the pool;
-	// workers take it whole (drainOutside).
-	outside lockfree.Stack[job, *job]
+	// outside is the queue of Scope tasks forked from outside the pool;
+	// workers take them in batches (drainOutside).
+	outside lockfree.Queue[job]
 	// rootsWaiting counts roots in the injector and in inboxes, not yet
 	// taken: busy workers read it at their poll points (poll.go).
 	rootsWaiting atomic.Int32
@@ -180,8 +180,11 @@ func (p *Pool) enter() {
 }
 
 // exit counts one submission done; the last one after Close lets it go on.
-func (p *Pool) exit() {
-	n := p.inflight.Add(-1)
+func (p *Pool) exit() { p.exitN(1) }
+
+// exitN counts k submissions done (a worker's batch of Scope tasks).
+func (p *Pool) exitN(k int32) {
+	n := p.inflight.Add(-k)
 	if debugChecks && n < 0 {
 		panic("core: invariant: more submissions done than entered (inflight < 0)")
 	}

@@ -28,8 +28,12 @@ import (
 // one as a *PanicError (once the scope's tasks are all done).
 type Scope struct {
 	// n counts the tasks forked and not finished (including those a Go
-	// blocked on SetLimit has reserved); Wait returns when it is 0.
+	// blocked on SetLimit has reserved), less those a worker has finished
+	// and not yet counted (its doneCount); Wait returns when it is 0. Forks
+	// add to it and workers subtract in batches: it sits on a cache line of
+	// its own, away from what the tasks only read.
 	n atomic.Int64
+	_ [cacheLinePad - 8]byte
 	// limit bounds n for Go and TryGo (SetLimit); < 0: no limit.
 	limit atomic.Int64
 	// limitSet tells a zero Scope (limit 0 means "none" then) from SetLimit(0).
@@ -110,6 +114,14 @@ func (s *Scope) GoWith(p *Pool, fn func(w *Worker, arg any), arg any) {
 // TryGo is Go that forks fn only if the limit allows it now, and reports
 // whether it did.
 func (s *Scope) TryGo(p *Pool, fn func(w *Worker)) bool {
+	if fn == nil {
+		panic("core: Scope.TryGo with a nil function")
+	}
+	return s.TryGoWith(p, callFunc, fn)
+}
+
+// TryGoWith is TryGo for fn(w, arg), as GoWith is Go's.
+func (s *Scope) TryGoWith(p *Pool, fn func(w *Worker, arg any), arg any) bool {
 	if p == nil {
 		panic("core: Scope.TryGo on a nil *Pool")
 	}
@@ -136,7 +148,7 @@ func (s *Scope) TryGo(p *Pool, fn func(w *Worker)) bool {
 	} else {
 		s.n.Add(1)
 	}
-	s.fork(p, w, callFunc, fn)
+	s.fork(p, w, fn, arg)
 	return true
 }
 
@@ -157,10 +169,11 @@ func (s *Scope) reserve(p *Pool, w *Worker, limit int64) {
 // fork pushes or submits a task already counted in n (and, from outside,
 // in the pool's inflight: enter).
 func (s *Scope) fork(p *Pool, w *Worker, fn func(*Worker, any), arg any) {
-	j := getJob(w)
-	j.fn, j.arg, j.scope = fn, arg, s
 	if w != nil {
-		w.jobs.Push(j)
+		w.jobs.Push(job{fn: fn, arg: arg, scope: s})
+		if debugChecks {
+			w.checkJobs()
+		}
 		if p.sleep.counts.Load() != 0 {
 			p.notifyWork(w) // someone idles: wake a sleeper if nobody searches
 		} else {
@@ -168,9 +181,8 @@ func (s *Scope) fork(p *Pool, w *Worker, fn func(*Worker, any), arg any) {
 		}
 		return
 	}
-	j.outside = true
-	p.outside.Push(j) // one CAS, no lock; a searching worker takes the whole stack (drainOutside)
-	p.notifyWork(nil) // wake a sleeper if nobody searches; poke the governor if all are busy
+	p.outside.Push(job{fn: fn, arg: arg, scope: s, outside: true}) // no lock; searching workers take batches (drainOutside)
+	p.notifyWork(nil)                                              // wake a sleeper if nobody searches; poke the governor if all are busy
 }
 
 // Wait waits until every task forked by Go on the scope has finished, then
@@ -197,9 +209,10 @@ func (s *Scope) await(p *Pool, w *Worker, below int64) {
 	if s.n.Load() < below {
 		return
 	}
-	l := &scopeLatch{s: s, below: below}
+	l := &scopeLatch{s: s, below: below, w: w}
 	if w != nil {
 		w.helpUntil(l, -1)
+		w.flushDone() // what w finished of s counts now: n is exact once Wait returns
 		return
 	}
 	l.ch = make(chan struct{}, 1)
@@ -215,10 +228,13 @@ func (s *Scope) await(p *Pool, w *Worker, below int64) {
 	park()
 }
 
-// finish counts one task of the scope done and wakes the waiters whose
+// finish counts k tasks of the scope done and wakes the waiters whose
 // threshold n has dropped below.
-func (s *Scope) finish() {
-	s.n.Add(-1)
+func (s *Scope) finish(k int64) {
+	v := s.n.Add(-k)
+	if debugChecks && v < 0 {
+		panic("core: invariant: a Scope counts more tasks done than forked (n = " + strconv.FormatInt(v, 10) + ")")
+	}
 	if !s.hasWaiters.Load() { // pairs with the Store in announce (Dekker: see scopeLatch)
 		return
 	}
@@ -227,7 +243,7 @@ func (s *Scope) finish() {
 	// Compare with n now, not with the value this Add returned: a waiter
 	// may have announced after a Go raised n again since, and waking it on
 	// the stale value would let it go on while n is at its threshold.
-	v := s.n.Load()
+	v = s.n.Load()
 	keep := s.waiters[:0]
 	for _, l := range s.waiters {
 		if v < l.below {
@@ -274,7 +290,15 @@ type scopeLatch struct {
 	fired atomic.Bool   // finish took it off the list and wakes it (withdraw has nothing to do)
 }
 
-func (l *scopeLatch) probe() bool { return l.s.n.Load() < l.below }
+// probe counts the jobs of the scope that the waiting worker has finished
+// and not yet counted in n as done (only that worker calls it).
+func (l *scopeLatch) probe() bool {
+	n := l.s.n.Load()
+	if l.w != nil {
+		n -= l.w.unflushed(l.s)
+	}
+	return n < l.below
+}
 
 func (l *scopeLatch) announce(w *Worker) bool {
 	s := l.s
@@ -283,7 +307,7 @@ func (l *scopeLatch) announce(w *Worker) bool {
 	s.mu.Lock()
 	s.waiters = append(s.waiters, l)
 	lockfree.DekkerStoreBool(&s.hasWaiters, true) // before the load of n
-	if s.n.Load() < l.below {                     // after hasWaiters: pairs with finish's Add
+	if l.probe() {                                // loads n after hasWaiters: pairs with finish's Add
 		s.drop(l)
 		s.mu.Unlock()
 		return false

@@ -34,13 +34,14 @@ const (
 // searching meanwhile (it may be already: a waker's hand-off).
 func (w *Worker) search(latch latch, leap int) bool {
 	p := w.pool
+	w.flushDone() // out of jobs of its own: what it finished counts now
 	w.startSearching()
 	var spinStart time.Time // when the first searchRounds passes were done
 	for round := 0; ; round++ {
 		if latch != nil && latch.probe() {
 			break
 		}
-		if j := w.jobs.Pop(); j != nil {
+		if j, ok := w.jobs.Pop(); ok {
 			w.found()
 			w.runJob(j)
 			return true
@@ -58,18 +59,18 @@ func (w *Worker) search(latch latch, leap int) bool {
 			w.runRoot(r, false)
 			return true
 		}
-		if w.drainOutside() { // Scope tasks forked from outside: to this worker's jobs
-			if j := w.jobs.Pop(); j != nil {
+		if w.drainOutside() { // Scope tasks forked from outside: a batch to this worker's jobs
+			if j, ok := w.jobs.Pop(); ok {
 				w.found()
 				w.runJob(j)
 				return true
 			}
 		}
-		if h, j, victim := w.trySteal(leap); h != nil {
+		if h, j, ok, victim := w.trySteal(leap); h != nil {
 			w.found()
 			w.runStolen(h, victim)
 			return true
-		} else if j != nil {
+		} else if ok {
 			w.found()
 			w.stolen++
 			w.runJob(j)
@@ -132,13 +133,14 @@ func (w *Worker) found() {
 // valid worker other than w, then with draws from w's victim distribution
 // over the active workers, then over the extras (spares, workers beyond the
 // limit), each looked at with one load. From each victim it takes the
-// oldest frame, or else the oldest job. It returns what it took (a frame h
-// or a job j) and the ID of its owner, or nils.
-func (w *Worker) trySteal(leap int) (h *frameHeader, j *job, owner int) {
+// oldest frame, or else a batch of its oldest jobs. It returns what it took
+// (a frame h, or a job j with ok set, the rest of its batch pushed on w's
+// own job deque) and the ID of its owner.
+func (w *Worker) trySteal(leap int) (h *frameHeader, j job, ok bool, owner int) {
 	r := w.pool.roster.Load() // pairs with the Store in publish
 	if leap >= 0 && leap != w.id && leap < len(r.all) {
-		if h, j, _ := w.stealFrom(r.all[leap]); h != nil || j != nil {
-			return h, j, leap
+		if h, j, ok, _ := w.stealFrom(r.all[leap]); h != nil || ok {
+			return h, j, ok, leap
 		}
 	}
 	n := len(r.active)
@@ -165,36 +167,38 @@ func (w *Worker) trySteal(leap int) (h *frameHeader, j *job, owner int) {
 			if v == w {
 				continue
 			}
-			h, j, lost := w.stealFrom(v)
-			if h != nil || j != nil {
-				return h, j, v.id
+			h, j, ok, lost := w.stealFrom(v)
+			if h != nil || ok {
+				return h, j, ok, v.id
 			}
 			retry = retry || lost
 		}
 	}
 	for _, v := range r.extras {
 		if v != w && v.offers() {
-			if h, j, _ := w.stealFrom(v); h != nil || j != nil {
-				return h, j, v.id
+			if h, j, ok, _ := w.stealFrom(v); h != nil || ok {
+				return h, j, ok, v.id
 			}
 		}
 	}
-	return nil, nil, -1
+	return nil, j, false, -1
 }
 
-// stealFrom tries v's oldest shared frame, then its oldest job; lost says
-// a race was lost, so a retry may succeed.
-func (w *Worker) stealFrom(v *Worker) (h *frameHeader, j *job, lost bool) {
+// stealFrom tries v's oldest shared frame, then a batch of its oldest jobs
+// (up to half of them: one to run, the rest to w's job deque, where other
+// thieves can take them); lost says a race was lost, so a retry may
+// succeed.
+func (w *Worker) stealFrom(v *Worker) (h *frameHeader, j job, ok, lost bool) {
 	w.stealAttempts++
 	h, res := v.dq.steal()
 	if res == lockfree.StealSuccess {
-		return h, nil, false
+		return h, j, false, false
 	}
-	j, jres := v.jobs.Steal()
+	j, jres := v.jobs.Steal(&w.jobs)
 	if jres == lockfree.StealSuccess {
-		return nil, j, false
+		return nil, j, true, false
 	}
-	return nil, nil, res == lockfree.StealLost || jres == lockfree.StealLost
+	return nil, j, false, res == lockfree.StealLost || jres == lockfree.StealLost
 }
 
 // offers reports whether a thief could take something from v now: a shared
@@ -202,7 +206,7 @@ func (w *Worker) stealFrom(v *Worker) (h *frameHeader, j *job, lost bool) {
 func (v *Worker) offers() bool { return v.dq.hasShared() || v.jobs.Len() > 0 }
 
 // workWaiting reports whether shared work waits in p: a root in the
-// injector, a task on the outside stack, or something that a worker other
+// injector, a task in the outside queue, or something that a worker other
 // than except offers to thieves (any worker when except is nil). It is the
 // one question the sleep protocol's last check, the governor's stall test
 // and a thief's look at the extras ask, so that they cannot drift apart

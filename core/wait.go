@@ -44,12 +44,13 @@ func (w *Worker) helpUntil(l latch, leap int) {
 			// Its own jobs first, as a Join pops its own frames: without the
 			// searching count's two atomic updates, which bounce between
 			// workers when jobs are a microsecond.
-			if j := w.jobs.Pop(); j != nil {
+			if j, ok := w.jobs.Pop(); ok {
 				w.runJob(j)
 				continue
 			}
 		}
 		if !w.spare && w.limited() {
+			w.flushDone()
 			w.stopSearching()
 			// Outside the idle list: whoever completes l sees the
 			// announcement and wakes w. Meanwhile it runs the roots of
@@ -72,6 +73,7 @@ func (w *Worker) helpUntil(l latch, leap int) {
 		if l.probe() {
 			break
 		}
+		w.jobs.Trim() // going idle: a ring grown for a burst goes too
 		w.wait(forWork, l)
 	}
 	w.stopSearching() // woken by a waker but not searching any more

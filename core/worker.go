@@ -37,11 +37,11 @@ type Worker struct {
 	// inbox receives roots submitted to this worker by RunOn.
 	inbox inbox
 
-	// jobs holds the tasks this worker forked with Scope.Go (jobs.go),
-	// and jobFree the job records it may reuse (owner only).
-	jobs       lockfree.Deque[job]
-	jobFree    *job
-	jobFreeLen int
+	// jobs holds the tasks this worker forked with Scope.Go, or stole or
+	// took from the outside queue (jobs.go); done, those it finished and
+	// has not yet counted (owner only).
+	jobs lockfree.Deque[job]
+	done doneCount
 
 	idle      idleState // where it stands in the idle protocol (idle.go); guarded by the pool's sleep.mu
 	searching bool      // counted in the pool's searching count; owner only (set from woken by leaveIdle)
@@ -110,11 +110,13 @@ func (w *Worker) loop() {
 		switch {
 		case w.spare && !w.searching && w.shouldRetire():
 			// More spares run than workers block: this one goes.
+			w.flushDone()
 			if quitting = w.wait(forActivation, nil); quitting {
 				return
 			}
 			continue
 		case !w.spare && w.limited() && !w.inbox.ready():
+			w.flushDone()
 			w.stopSearching()
 			if quitting = w.wait(forLimit, nil); quitting {
 				return
@@ -122,7 +124,7 @@ func (w *Worker) loop() {
 			continue
 		}
 		if !w.searching {
-			if j := w.jobs.Pop(); j != nil { // its own jobs, without counting itself searching (see helpUntil)
+			if j, ok := w.jobs.Pop(); ok { // its own jobs, without counting itself searching (see helpUntil)
 				w.runJob(j)
 				continue
 			}
@@ -148,6 +150,8 @@ func (w *Worker) loop() {
 		// A spare still wanted sleeps like any worker: work for it may
 		// come while the worker it stands in for is blocked.
 		p.refreshLimit()
+		w.jobs.Trim() // going idle: a ring grown for a burst goes, and the outside queue's spare segments
+		p.outside.Trim()
 		w.wait(forWork, nil)
 	}
 }

@@ -87,7 +87,7 @@ func (g *Group) TryGo(f func() error) bool {
 		panic("par: Group.TryGo with a nil function")
 	}
 	g.init()
-	return g.scope.TryGo(g.pool, func(w *core.Worker) { g.run(w, f) })
+	return g.scope.TryGoWith(g.pool, g.task, f)
 }
 
 // SetLimit limits the number of functions of the group running (passed to
@@ -115,23 +115,42 @@ func (g *Group) Wait() error {
 	return g.err
 }
 
-// run is the task of every function passed to Go.
+// run is the task of every function passed to Go. Without a context to
+// cancel it adds nothing around f but the error check: a panic goes on to
+// the scope's task boundary, which records it for Wait.
 func (g *Group) run(_ *core.Worker, arg any) {
 	f := arg.(func() error)
+	if g.cancel != nil {
+		g.runCancelling(f)
+		return
+	}
+	if err := f(); err != nil {
+		g.fail(err)
+	}
+}
+
+// runCancelling is run for a group made by WithContext: a panic (or
+// runtime.Goexit) of f cancels the context too, on its way to the scope.
+func (g *Group) runCancelling(f func() error) {
 	returned := false
 	defer func() {
-		if !returned && g.cancel != nil {
-			g.cancel(errPanicked) // a panic (or Goexit) goes on to the scope
+		if !returned {
+			g.cancel(errPanicked)
 		}
 	}()
 	err := f()
 	returned = true
 	if err != nil {
-		g.errOnce.Do(func() {
-			g.err = err
-			if g.cancel != nil {
-				g.cancel(err)
-			}
-		})
+		g.fail(err)
 	}
+}
+
+// fail records the group's first error and cancels its context with it.
+func (g *Group) fail(err error) {
+	g.errOnce.Do(func() {
+		g.err = err
+		if g.cancel != nil {
+			g.cancel(err)
+		}
+	})
 }

@@ -1,6 +1,9 @@
 package lockfree
 
-import "sync/atomic"
+import (
+	"strconv"
+	"sync/atomic"
+)
 
 // StealResult says what an attempt to steal found.
 type StealResult uint8
@@ -11,134 +14,251 @@ const (
 	StealSuccess                    // something was taken
 )
 
-// A Deque is a work-stealing deque of *T: the Chase-Lev deque ("Dynamic
-// circular work-stealing deque", D. Chase and Y. Lev, SPAA 2005), with every
-// access through sequentially consistent atomics, which is the model the
-// paper's proof assumes (Lê, Pop, Cohen and Zappa Nardelli, PPoPP 2013, give
-// the weaker orders C11 would allow; Go has only these). One goroutine, the
-// owner, pushes and pops at the bottom; any other goroutine (a thief) steals
-// from the top. The zero Deque is empty and ready to use.
+// StealMax is the most values one Steal takes: half of what the victim
+// holds, up to StealMax. It is also the owner's margin: the owner takes its
+// newest value without a CAS only while at least StealMax values lie below
+// it (D3).
+const StealMax = 32
+
+// A Deque is a work-stealing deque of values of type T, stored in the ring
+// itself (no record per value): the Chase-Lev deque ("Dynamic circular
+// work-stealing deque", D. Chase and Y. Lev, SPAA 2005) with batch steals.
+// One goroutine, the owner, pushes and pops at the bottom; any other
+// goroutine (a thief) takes up to half of the values, oldest first, with
+// one CAS, and moves them to a deque of its own. The zero Deque is empty
+// and ready to use.
 //
-// Invariants:
+// Positions are int64 and never wrap; position i lives in slot i&mask of
+// the current ring. top is the oldest value's position, bottom the next
+// free one. Every access to a shared index is a sequentially consistent
+// atomic (Go's only kind), and the values themselves are plain memory,
+// handed over by those atomics:
 //
-//	J1  top only grows (thieves and the owner's last-element pop CAS it
-//	    up by one), so a CAS on top never succeeds against a stale value
-//	    by ABA.
-//	J2  the values are slots [top, bottom) of ring; a thief reads slot t
-//	    only with t < bottom as it loaded it, and claims it by CAS of top
-//	    from t.
-//	J3  a ring is never written again once replaced by grow or trim: a
-//	    thief still holding it reads the values it held, which grow copied,
-//	    and its CAS on top decides whether the one it read is its to take.
-//	J4  trim replaces the ring only while the deque is empty (top ==
-//	    bottom, seen by the owner, the only one who pushes), so it copies
-//	    nothing: a thief's CAS from a top it read before the deque emptied
-//	    fails (J1), and one that reads a bottom above top afterwards read
-//	    it after a push, which stored the new ring first.
+//	D1  top only grows, by CAS (thieves, and the owner near the top), so
+//	    a CAS on top never succeeds against a stale value; top <= bottom
+//	    after every owner operation.
+//	D2  the owner writes slot i and then stores bottom past i; a thief
+//	    reads a slot only after it loaded that bottom and its CAS on top
+//	    claimed the slot's position, so the write happens before the read.
+//	D3  a thief that loaded top t and then bottom b claims [t, t+k) with
+//	    k <= min(StealMax, ceil((b-t)/2)) and k <= b-t. The owner takes
+//	    position p without a CAS only after storing bottom = p (a Dekker
+//	    store) and then loading top t' with p - t' >= StealMax; else it
+//	    restores bottom and takes the oldest value by CAS, as a thief does.
+//	    So no position is taken twice (the proof is in DESIGN.md, "Scope:
+//	    dynamic tasks").
+//	D4  a thief reads the slots it claimed after its CAS, from the ring it
+//	    loaded before the CAS, and then adds their number to read. The
+//	    owner writes a slot again (the ring wraps) only once every position
+//	    below top has been read (read plus its own CAS takes equals top), or
+//	    in a ring it has just made; a ring it replaced (grow, trim) it never
+//	    writes again. So a thief never reads a slot being rewritten, and
+//	    the ring it loaded holds what it claimed.
+//	D5  the owner replaces the ring with a small one (Trim) only when it
+//	    finds the deque empty, so it copies nothing.
 //
-// A push and a pop each cost the owner an atomic store (a fence on amd64),
-// where a split deque's private part costs none: it is for tasks of a
-// microsecond and up, not for a fork fast path.
+// A push costs the owner one atomic store, a pop one Dekker store (or one
+// CAS near the top): one fence each on amd64. A steal costs the thief one
+// CAS and an atomic add for up to StealMax values.
 type Deque[T any] struct {
-	top atomic.Int64 // next value to steal; CAS by thieves and by the owner's last pop
-	_   [cacheLinePad - 8]byte
-	// bottom is the next free slot; written by the owner only.
+	top  atomic.Int64 // oldest value's position; CAS by thieves and by the owner near the top
+	read atomic.Int64 // positions below top whose slots thieves have read; Add by thieves
+	_    [cacheLinePad - 16]byte
+	// bottom is the next free position; stored by the owner only.
 	bottom atomic.Int64
-	ring   atomic.Pointer[ring[T]] // replaced by the owner on growth and trim
+	ring   atomic.Pointer[ring[T]] // replaced by the owner (grow, trim); loaded by thieves
 	_      [cacheLinePad - 16]byte
+
+	// The owner's own, never read by thieves.
+	bot     int64    // == bottom
+	cur     *ring[T] // == ring
+	topSeen int64    // top as last loaded: a lower bound of top
+	// limit is the first position the owner may not write in cur without
+	// checking read (D4): positions below it map to slots whose previous
+	// occupants have all been read.
+	limit    int64
+	ownTaken int64 // positions below top the owner took by CAS (D4: read by the owner itself)
 }
 
 type ring[T any] struct {
-	slots []atomic.Pointer[T]
+	slots []T
 	mask  int64
 }
 
 func newRing[T any](n int) *ring[T] {
-	return &ring[T]{slots: make([]atomic.Pointer[T], n), mask: int64(n - 1)}
+	return &ring[T]{slots: make([]T, n), mask: int64(n - 1)}
 }
 
 // dequeInitial is a deque's first capacity; it doubles as needed.
-const dequeInitial = 32
+const dequeInitial = 64
 
-// DequeKeep is the largest ring a deque keeps once its owner finds it empty.
-// A burst of pending values (a Group of 10^6 tasks forked from one task)
-// grows the ring to the burst's size, and its slots go on pointing at the
-// values taken from them: without the trim, a worker would hold 8 MiB of
-// ring, and every task record it points at, for the rest of the pool's life
-// after one such burst. Growing back costs one copy of each value per
+// DequeKeep is the largest ring Trim keeps. A burst of pending values (a
+// Group of 10^6 tasks forked from one task) grows the ring to the burst's
+// size, and the slots thieves took from go on holding their values: without
+// the trim, a worker would hold tens of MiB of ring, and the closures it
+// points at, for the rest of the pool's life after one such burst. Its
+// owner keeps the ring while it stays busy (the next burst reuses it) and
+// trims it when it goes idle; growing back costs one copy of each value per
 // doubling, which the burst that needs it amortizes.
 const DequeKeep = 1024
 
-// Push adds x at the bottom. Owner only.
-func (d *Deque[T]) Push(x *T) {
-	b := d.bottom.Load()
-	t := d.top.Load()
-	r := d.ring.Load()
-	if r == nil || b-t >= int64(len(r.slots)) {
-		r = d.grow(r, t, b)
+// Push adds v at the bottom. Owner only.
+func (d *Deque[T]) Push(v T) {
+	b := d.bot
+	if b >= d.limit {
+		d.makeRoom(b)
 	}
-	r.slots[b&r.mask].Store(x)
-	d.bottom.Store(b + 1) // publish slot b; pairs with bottom.Load in Steal
+	r := d.cur
+	r.slots[b&r.mask] = v
+	d.bot = b + 1
+	d.bottom.Store(b + 1) // publish slot b; pairs with the thieves' bottom.Load in Steal (D2)
 }
 
-// grow copies the values [t, b) into a ring twice as large and publishes it
-// (J3). Owner only.
-func (d *Deque[T]) grow(old *ring[T], t, b int64) *ring[T] {
-	n := dequeInitial
-	if old != nil {
-		n = 2 * len(old.slots)
+// pushLocal writes v at the bottom without publishing it; publish makes
+// the values pushed so far visible with one store. Owner only.
+func (d *Deque[T]) pushLocal(v T) {
+	b := d.bot
+	if b >= d.limit {
+		d.makeRoom(b)
+	}
+	r := d.cur
+	r.slots[b&r.mask] = v
+	d.bot = b + 1
+}
+
+// publish stores bottom for the values pushed with pushLocal (D2).
+func (d *Deque[T]) publish() { d.bottom.Store(d.bot) }
+
+// makeRoom makes position b writable: in the current ring if every slot it
+// wraps onto has been read (D4) and the ring has room, else in a new ring.
+// Owner only.
+func (d *Deque[T]) makeRoom(b int64) {
+	// read before top: read never exceeds the positions claimed, so if the
+	// count read then equals top loaded after it, every position below
+	// that top has been read (loaded the other way round, reads of later
+	// claims could make up for an earlier claim still being read).
+	read := d.read.Load() // pairs with the thieves' read.Add after their reads (D4)
+	t := d.top.Load()
+	d.topSeen = t
+	if r := d.cur; r != nil {
+		n := int64(len(r.slots))
+		if read+d.ownTaken == t {
+			d.limit = t + n
+		}
+		if b < d.limit {
+			return
+		}
+		if b-t < n/2 {
+			// Mostly empty, but a thief is still reading a slot this
+			// position would overwrite: a fresh ring of the same size.
+			n /= 2
+		}
+		d.replace(int(2*n), t, b)
+		return
+	}
+	d.replace(dequeInitial, t, b)
+}
+
+// replace copies the values [t, b) into a new ring of n slots and
+// publishes it; the old ring is never written again (D4). Owner only.
+func (d *Deque[T]) replace(n int, t, b int64) {
+	for int64(n) <= b-t { // room for [t, b] at least
+		n *= 2
 	}
 	r := newRing[T](n)
-	for i := t; i < b; i++ {
-		r.slots[i&r.mask].Store(old.slots[i&old.mask].Load())
+	if old := d.cur; old != nil {
+		for i := t; i < b; i++ {
+			r.slots[i&r.mask] = old.slots[i&old.mask]
+		}
 	}
-	d.ring.Store(r) // before bottom moves past the old capacity
-	return r
+	d.cur = r
+	d.limit = t + int64(n) // a fresh ring: no slot holds a value a thief may still read
+	d.ring.Store(r)        // before bottom moves past the old ring's values; pairs with ring.Load in Steal
 }
 
-// Pop takes the newest value, or returns nil. Owner only. An owner that
-// finds the deque empty drops a ring larger than DequeKeep for a small one.
-func (d *Deque[T]) Pop() *T {
-	b := d.bottom.Load() - 1
-	r := d.ring.Load()
-	if r == nil {
-		return nil
+// Pop takes the newest value, or reports false when the deque is empty.
+// Owner only.
+func (d *Deque[T]) Pop() (v T, ok bool) {
+	b := d.bot - 1
+	if b < d.topSeen {
+		return v, false
 	}
-	// Claim slot b before looking at top; pairs with the thieves' loads of
-	// top, then bottom.
-	DekkerStoreInt64(&d.bottom, b)
-	t := d.top.Load()
-	if t > b { // empty: undo
-		d.bottom.Store(b + 1)
-		if len(r.slots) > DequeKeep {
-			d.ring.Store(newRing[T](dequeInitial)) // J4: empty, so nothing to copy
+	if b-d.topSeen >= StealMax {
+		// Far from the thieves: claim slot b, then look at top (D3).
+		DekkerStoreInt64(&d.bottom, b) // before the load of top; pairs with the thieves' loads of top, then bottom
+		t := d.top.Load()
+		d.topSeen = t
+		if b-t >= StealMax {
+			d.bot = b
+			return d.take(b), true
 		}
-		return nil
+		d.bottom.Store(b + 1) // too near the top: undo, and take the oldest by CAS
 	}
-	x := r.slots[b&r.mask].Load()
-	if t == b {
-		// The last value: race the thieves for it on top (J1).
-		if !d.top.CompareAndSwap(t, t+1) {
-			x = nil // a thief took it
+	for {
+		t := d.top.Load()
+		d.topSeen = t
+		if t > b {
+			return v, false
 		}
-		d.bottom.Store(b + 1)
+		if d.top.CompareAndSwap(t, t+1) { // claims position t, as a thief would (D1, D3)
+			d.ownTaken++
+			return d.take(t), true
+		}
 	}
-	return x
 }
 
-// Steal takes the oldest value. Any goroutine but the owner.
-func (d *Deque[T]) Steal() (*T, StealResult) {
+// take reads the value at position i, which the owner has just claimed,
+// and clears its slot so that the ring does not keep it alive.
+func (d *Deque[T]) take(i int64) T {
+	var zero T
+	r := d.cur
+	s := &r.slots[i&r.mask]
+	v := *s
+	*s = zero
+	return v
+}
+
+// Trim replaces a ring larger than DequeKeep with a small one if the deque
+// is empty (D5), and reports whether it did. Owner only.
+func (d *Deque[T]) Trim() bool {
+	r := d.cur
+	if r == nil || len(r.slots) <= DequeKeep {
+		return false
+	}
 	t := d.top.Load()
-	b := d.bottom.Load() // after top: pairs with the owner's bottom stores
-	if t >= b {
-		return nil, StealEmpty
+	d.topSeen = t
+	if t != d.bot {
+		return false
 	}
-	r := d.ring.Load()
-	x := r.slots[t&r.mask].Load() // J2: t < b, so slot t holds a value pushed before b was stored
-	if !d.top.CompareAndSwap(t, t+1) {
-		return nil, StealLost // another thief or the owner's last pop won it
+	d.replace(dequeInitial, t, t) // empty: no thief can take anything, so nothing to copy
+	return true
+}
+
+// Steal moves up to half of d's values (at most StealMax), oldest first,
+// to into, whose owner must be the caller: it returns the oldest and
+// pushes the others on into, where they are visible to other thieves at
+// once. Any goroutine but d's owner.
+func (d *Deque[T]) Steal(into *Deque[T]) (v T, res StealResult) {
+	t := d.top.Load()
+	b := d.bottom.Load() // after top: pairs with the owner's bottom stores (D2, D3)
+	n := b - t
+	if n <= 0 {
+		return v, StealEmpty
 	}
-	return x, StealSuccess
+	k := min((n+1)/2, StealMax)
+	r := d.ring.Load() // before the CAS: it holds [t, t+k) (D4)
+	if !d.top.CompareAndSwap(t, t+k) {
+		return v, StealLost // another thief or the owner won
+	}
+	v = r.slots[t&r.mask]
+	for i := t + 1; i < t+k; i++ {
+		into.pushLocal(r.slots[i&r.mask])
+	}
+	d.read.Add(k) // the slots are read: the owner may write them again (D4)
+	if k > 1 {
+		into.publish()
+	}
+	return v, StealSuccess
 }
 
 // Len returns a snapshot of the number of values waiting; any goroutine.
@@ -154,3 +274,26 @@ func (d *Deque[T]) Cap() int {
 	}
 	return 0
 }
+
+// Check returns a description of the first invariant the deque breaks as
+// its owner sees it, or "": D1 (top <= bottom), the owner's copies of
+// bottom and the ring, and its wrap bound (limit at most one ring past
+// top). Owner only; for the invariant checks of a debug build.
+func (d *Deque[T]) Check() string {
+	t, b := d.top.Load(), d.bottom.Load()
+	switch {
+	case t > b:
+		return "top " + itoa(t) + " above bottom " + itoa(b)
+	case b != d.bot:
+		return "bottom " + itoa(b) + " but the owner's copy is " + itoa(d.bot)
+	case d.ring.Load() != d.cur:
+		return "the ring is not the owner's"
+	case d.cur != nil && d.limit > t+int64(len(d.cur.slots)):
+		return "the wrap bound " + itoa(d.limit) + " is more than a ring past top " + itoa(t)
+	case d.read.Load() > t:
+		return "read " + itoa(d.read.Load()) + " above top " + itoa(t)
+	}
+	return ""
+}
+
+func itoa(x int64) string { return strconv.FormatInt(x, 10) }

@@ -17,41 +17,71 @@ func size() int {
 	return stressN
 }
 
-// item is a numbered value, for exactly-once accounting.
-type item struct{ id int }
+// item is a numbered value, for exactly-once accounting; pad makes it as
+// large as a job record.
+type item struct {
+	id  int
+	pad [4]uintptr
+}
 
 // dequeRig is the harness of the deque stress tests: n numbered items, how
-// many times each was taken, and thieves that steal until finish.
+// many times each was taken, and thieves, each the owner of a deque of its
+// own, that steal batches (from the owner and from each other) and pop
+// what they stole until finish.
 type dequeRig struct {
-	d      Deque[item]
-	items  []item
-	taken  []atomic.Int32
-	stolen atomic.Int64
-	stop   atomic.Bool
-	hold   atomic.Bool // thieves start no steal while it is set
-	wg     sync.WaitGroup
+	d       Deque[item]
+	own     []Deque[item] // the thieves' deques
+	taken   []atomic.Int32
+	stolen  atomic.Int64
+	batches atomic.Int64
+	stop    atomic.Bool
+	hold    atomic.Bool // thieves start no steal while it is set
+	wg      sync.WaitGroup
 }
 
 func newDequeRig(n, thieves int) *dequeRig {
-	r := &dequeRig{items: make([]item, n), taken: make([]atomic.Int32, n)}
-	for i := range r.items {
-		r.items[i].id = i
-	}
-	for range thieves {
+	r := &dequeRig{own: make([]Deque[item], thieves), taken: make([]atomic.Int32, n)}
+	for k := range thieves {
 		r.wg.Add(1)
 		go func() {
 			defer r.wg.Done()
+			mine := &r.own[k]
+			rng := rand.New(rand.NewPCG(uint64(k), 99))
 			for !r.stop.Load() {
 				if r.hold.Load() {
 					runtime.Gosched()
 					continue
 				}
-				if x, res := r.d.Steal(); res == StealSuccess {
+				victim := &r.d
+				if thieves > 1 && rng.IntN(4) == 0 {
+					if v := rng.IntN(thieves); v != k {
+						victim = &r.own[v]
+					}
+				}
+				before := mine.Len()
+				if x, res := victim.Steal(mine); res == StealSuccess {
 					r.take(x)
-					r.stolen.Add(1)
+					r.stolen.Add(1 + mine.Len() - before)
+					r.batches.Add(1)
 				} else if res == StealEmpty {
 					runtime.Gosched()
 				}
+				// Pop some of what was stolen, leave the rest to other
+				// thieves for a while.
+				for p := rng.IntN(StealMax); p > 0; p-- {
+					x, ok := mine.Pop()
+					if !ok {
+						break
+					}
+					r.take(x)
+				}
+			}
+			for {
+				x, ok := mine.Pop()
+				if !ok {
+					break
+				}
+				r.take(x)
 			}
 		}()
 	}
@@ -59,7 +89,20 @@ func newDequeRig(n, thieves int) *dequeRig {
 }
 
 // take counts x as taken (by the owner or a thief).
-func (r *dequeRig) take(x *item) { r.taken[x.id].Add(1) }
+func (r *dequeRig) take(x item) { r.taken[x.id].Add(1) }
+
+// left reports whether any deque still holds values.
+func (r *dequeRig) left() bool {
+	if r.d.Len() > 0 {
+		return true
+	}
+	for k := range r.own {
+		if r.own[k].Len() > 0 {
+			return true
+		}
+	}
+	return false
+}
 
 // finish stops the thieves and fails t unless every item was taken exactly
 // once.
@@ -74,20 +117,21 @@ func (r *dequeRig) finish(t *testing.T, thieves int) {
 	}
 }
 
-// TestDequeStress: one owner pushes and pops while thieves steal; every
-// item is taken exactly once, across ring growth.
+// TestDequeStress: one owner pushes and pops while thieves steal batches
+// from it and from each other; every item is taken exactly once, across
+// ring growth and wrap-around.
 func TestDequeStress(t *testing.T) {
 	for _, thieves := range []int{1, 3} {
 		n := size()
 		r := newDequeRig(n, thieves)
 		rng := rand.New(rand.NewPCG(2, uint64(thieves)))
-		for next := 0; next < n || r.d.Len() > 0; {
+		for next := 0; next < n; {
 			for b := 1 + rng.IntN(300); b > 0 && next < n; b-- {
-				r.d.Push(&r.items[next])
+				r.d.Push(item{id: next})
 				next++
 			}
 			for p := rng.IntN(200); p > 0; p-- {
-				if x := r.d.Pop(); x != nil {
+				if x, ok := r.d.Pop(); ok {
 					r.take(x)
 				}
 			}
@@ -95,15 +139,51 @@ func TestDequeStress(t *testing.T) {
 				runtime.Gosched()
 			}
 		}
+		for {
+			x, ok := r.d.Pop()
+			if !ok {
+				break
+			}
+			r.take(x)
+		}
 		r.finish(t, thieves)
-		t.Logf("thieves=%d: %d items, %d stolen", thieves, n, r.stolen.Load())
+		t.Logf("thieves=%d: %d items, %d stolen in %d batches", thieves, n, r.stolen.Load(), r.batches.Load())
+	}
+}
+
+// TestDequeSmallStress keeps the owner's deque near empty, where its pops
+// race the thieves on top (D3), with bursts of one to a few values.
+func TestDequeSmallStress(t *testing.T) {
+	for _, thieves := range []int{1, 3} {
+		n := size()
+		r := newDequeRig(n, thieves)
+		rng := rand.New(rand.NewPCG(5, uint64(thieves)))
+		for next := 0; next < n; {
+			for b := 1 + rng.IntN(2*StealMax+3); b > 0 && next < n; b-- {
+				r.d.Push(item{id: next})
+				next++
+			}
+			for p := rng.IntN(2*StealMax + 3); p > 0; p-- {
+				if x, ok := r.d.Pop(); ok {
+					r.take(x)
+				}
+			}
+		}
+		for {
+			x, ok := r.d.Pop()
+			if !ok {
+				break
+			}
+			r.take(x)
+		}
+		r.finish(t, thieves)
 	}
 }
 
 // TestDequeTrimStress: the owner pushes bursts, some far larger than the
 // ring a deque keeps, and pops until it finds the deque empty, while
-// thieves steal; every item is taken exactly once, and a deque found empty
-// by its owner keeps a ring of at most DequeKeep slots (J4).
+// thieves steal; every item is taken exactly once, and an empty deque
+// trimmed by its owner keeps a ring of at most DequeKeep slots (D5).
 func TestDequeTrimStress(t *testing.T) {
 	for _, thieves := range []int{1, 3} {
 		// Enough items for several bursts past DequeKeep, however scaled.
@@ -114,22 +194,22 @@ func TestDequeTrimStress(t *testing.T) {
 		for next := 0; next < n; {
 			// The thieves hold off while the burst is pushed, so that it
 			// grows the ring (under qemu they kept up with the pushes);
-			// one already inside a steal may still take an item.
+			// one already inside a steal may still take a batch.
 			r.hold.Store(true)
 			for burst := 2*DequeKeep + rng.IntN(6*DequeKeep); burst > 0 && next < n; burst-- {
-				r.d.Push(&r.items[next])
+				r.d.Push(item{id: next})
 				next++
 			}
 			grown := r.d.Cap() > DequeKeep
 			r.hold.Store(false)
 			for {
-				if x := r.d.Pop(); x != nil {
+				if x, ok := r.d.Pop(); ok {
 					r.take(x)
 				} else if r.d.Len() == 0 {
 					break
 				}
 			}
-			r.d.Pop() // finds it empty: trims
+			r.d.Trim()
 			if c := r.d.Cap(); c > DequeKeep {
 				t.Fatalf("thieves=%d: an emptied deque kept a ring of %d slots", thieves, c)
 			}
@@ -144,36 +224,86 @@ func TestDequeTrimStress(t *testing.T) {
 	}
 }
 
-// TestDequeOwnerOrder: alone, the owner pops newest first and a thief
-// steals oldest first.
-func TestDequeOwnerOrder(t *testing.T) {
-	var d Deque[item]
-	if d.Pop() != nil || d.Cap() != 0 {
+// TestDequeOrder: alone, the owner pops newest first (oldest first among
+// the StealMax values nearest the top), and a steal takes the oldest half,
+// at most StealMax, keeping their order in the thief's deque.
+func TestDequeOrder(t *testing.T) {
+	var d, thief Deque[item]
+	if _, ok := d.Pop(); ok || d.Cap() != 0 {
 		t.Fatal("a zero Deque is not empty")
 	}
-	items := make([]item, 100) // past the first ring: it grows
-	for i := range items {
-		items[i].id = i
-		d.Push(&items[i])
+	const n = 200 // past the first ring: it grows
+	for i := range n {
+		d.Push(item{id: i})
 	}
-	if x, res := d.Steal(); res != StealSuccess || x.id != 0 {
-		t.Fatalf("Steal = %v, %v; want item 0", x, res)
+	x, res := d.Steal(&thief)
+	if res != StealSuccess || x.id != 0 || thief.Len() != StealMax-1 {
+		t.Fatalf("Steal = %v, %v with %d moved; want item 0 and %d moved", x.id, res, thief.Len(), StealMax-1)
 	}
-	for want := 99; want >= 1; want-- {
-		if x := d.Pop(); x == nil || x.id != want {
-			t.Fatalf("Pop = %v, want item %d", x, want)
+	// Fewer than StealMax values: the thief's own pops take the oldest.
+	for want := 1; want < StealMax; want++ {
+		if x, ok := thief.Pop(); !ok || x.id != want {
+			t.Fatalf("the thief's Pop = %v, %v; want item %d", x.id, ok, want)
 		}
 	}
-	if x, res := d.Steal(); x != nil || res != StealEmpty {
-		t.Fatalf("Steal of an empty deque = %v, %v", x, res)
+	// d holds [StealMax, n): newest first while StealMax values lie below,
+	// then oldest first.
+	var got []int
+	for {
+		x, ok := d.Pop()
+		if !ok {
+			break
+		}
+		got = append(got, x.id)
+	}
+	want := []int{}
+	for i := n - 1; i >= 2*StealMax; i-- {
+		want = append(want, i)
+	}
+	for i := StealMax; i < 2*StealMax; i++ {
+		want = append(want, i)
+	}
+	if len(got) != len(want) {
+		t.Fatalf("popped %d values, want %d", len(got), len(want))
+	}
+	for i := range got {
+		if got[i] != want[i] {
+			t.Fatalf("pop %d took item %d, want %d", i, got[i], want[i])
+		}
+	}
+	if _, res := d.Steal(&thief); res != StealEmpty {
+		t.Fatalf("Steal of an empty deque = %v", res)
 	}
 }
 
-// TestDequeOffsets: the index a thief CASes sits on a cache line of its own,
+// TestDequeStealHalf: a steal takes ceil(n/2) of n values, at most
+// StealMax.
+func TestDequeStealHalf(t *testing.T) {
+	for _, n := range []int{1, 2, 3, 7, 8, 2*StealMax - 1, 2 * StealMax, 5 * StealMax} {
+		var d, thief Deque[item]
+		for i := range n {
+			d.Push(item{id: i})
+		}
+		if _, res := d.Steal(&thief); res != StealSuccess {
+			t.Fatalf("n=%d: Steal = %v", n, res)
+		}
+		if got, want := 1+thief.Len(), int64(min((n+1)/2, StealMax)); got != want {
+			t.Fatalf("n=%d: stole %d, want %d", n, got, want)
+		}
+		if got, want := d.Len(), int64(n)-1-thief.Len(); got != want {
+			t.Fatalf("n=%d: %d left, want %d", n, got, want)
+		}
+	}
+}
+
+// TestDequeOffsets: the index thieves CAS sits on a cache line of its own,
 // away from the owner's.
 func TestDequeOffsets(t *testing.T) {
 	var d Deque[item]
 	if off := unsafe.Offsetof(d.bottom) - unsafe.Offsetof(d.top); off < cacheLinePad {
 		t.Fatalf("top and bottom are %d bytes apart, want at least %d", off, cacheLinePad)
+	}
+	if off := unsafe.Offsetof(d.bot) - unsafe.Offsetof(d.bottom); off < cacheLinePad {
+		t.Fatalf("bottom and the owner's fields are %d bytes apart, want at least %d", off, cacheLinePad)
 	}
 }

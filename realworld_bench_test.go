@@ -1,6 +1,7 @@
 package gofork_test
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"runtime"
 	"slices"
@@ -314,94 +315,157 @@ func BenchmarkGroup(b *testing.B) {
 	}
 }
 
-// BenchmarkMapSeq maps a sequence of 10^6 items of ~5 µs in order on 2
-// workers: par.MapSeq against a hand-written channel pipeline (a worker
-// per core and a reorder buffer) and conc's stream, in the same run, and
-// the serial loop. Run with -benchtime 1x.
+// mapSeqSizes are BenchmarkMapSeq's item sizes: spinSteps steps of about
+// 1.4 ns, and the number of items (a serial run of 0.3-0.5 s).
+var mapSeqSizes = []struct {
+	name     string
+	n, steps int
+}{
+	{"item=0.4us", 1_000_000, 285},
+	{"item=1.6us", 250_000, 1140},
+	{"item=5us", 100_000, 3500},
+}
+
+// BenchmarkMapSeq maps a sequence of items of ~0.4, 1.6 and 5 µs in order:
+// par.MapSeq with the default window on 1 and 2 workers against the serial
+// for-range loop, a hand-written channel pipeline (a worker per core and a
+// reorder buffer) and conc's stream, in the same run. It reports ns/item
+// (wall time per item) and, for the parallel rows, the CPU time per item
+// beyond fn's own (overhead-ns: 2 x wall - serial, at P = 2, from the
+// serial row's time when it ran first).
 func BenchmarkMapSeq(b *testing.B) {
-	n := 1_000_000
-	if testing.Short() {
-		n = 10_000
-	}
-	const work = 3500
-	items := func(yield func(int) bool) {
+	for _, size := range mapSeqSizes {
+		n, steps := size.n, size.steps
+		if testing.Short() {
+			n /= 100
+		}
+		items := func(yield func(int) bool) {
+			for i := range n {
+				if !yield(i) {
+					return
+				}
+			}
+		}
+		fn := func(i int) uint64 { return spinSteps(steps, uint64(i)) }
+		var want uint64
 		for i := range n {
-			if !yield(i) {
-				return
+			want = want*31 + fn(i)
+		}
+		check := func(b *testing.B, got uint64) {
+			if got != want {
+				b.Fatalf("order-sensitive checksum %#x, want %#x", got, want)
 			}
 		}
-	}
-	fn := func(i int) uint64 { return spinSteps(work, uint64(i)) }
-	var want uint64
-	for i := range n {
-		want = want*31 + fn(i)
-	}
-	check := func(b *testing.B, got uint64) {
-		if got != want {
-			b.Fatalf("order-sensitive checksum %#x, want %#x", got, want)
+		var serial float64 // ns per item of the serial row
+		perItem := func(b *testing.B) float64 {
+			return float64(b.Elapsed().Nanoseconds()) / float64(b.N) / float64(n)
 		}
+		report := func(b *testing.B, p int) {
+			ns := perItem(b)
+			b.ReportMetric(ns, "ns/item")
+			if serial > 0 {
+				b.ReportMetric(serial/ns, "Ts/T")
+				b.ReportMetric(float64(p)*ns-serial, "overhead-ns")
+			}
+		}
+		b.Run(size.name+"/serial", func(b *testing.B) {
+			for b.Loop() {
+				var got uint64
+				for i := range items {
+					got = got*31 + fn(i)
+				}
+				check(b, got)
+			}
+			serial = perItem(b)
+			b.ReportMetric(serial, "ns/item")
+		})
+		for _, p := range []int{1, 2} {
+			b.Run(fmt.Sprintf("%s/gofork/p=%d", size.name, p), func(b *testing.B) {
+				pool := core.New(core.WithWorkers(p))
+				defer pool.Close()
+				for b.Loop() {
+					var got uint64
+					for r := range par.MapSeq(items, fn, par.WithPool(pool)) {
+						got = got*31 + r
+					}
+					check(b, got)
+				}
+				report(b, p)
+			})
+		}
+		b.Run(size.name+"/pipeline/p=2", func(b *testing.B) {
+			for b.Loop() {
+				var got uint64
+				for r := range baseline.Pipeline(items, fn, 2, 128) {
+					got = got*31 + r
+				}
+				check(b, got)
+			}
+			report(b, 2)
+		})
+		b.Run(size.name+"/conc-stream/p=2", func(b *testing.B) {
+			for b.Loop() {
+				var got uint64
+				s := concstream.New().WithMaxGoroutines(2)
+				for i := range items {
+					s.Go(func() concstream.Callback {
+						r := fn(i)
+						return func() { got = got*31 + r }
+					})
+				}
+				s.Wait()
+				check(b, got)
+			}
+			report(b, 2)
+		})
 	}
-	b.Run("serial", func(b *testing.B) {
+}
+
+// BenchmarkMapSeqLatency measures how long an item a blocking sequence has
+// yielded takes to reach the consumer as a result: the sequence yields one
+// item and then waits for the consumer to have it (a server reading one
+// request at a time), so each item is alone in the stream. par.MapSeq on 2
+// workers against the channel pipeline; p50 and p99 in µs, over 2000 items
+// (200 with -short).
+func BenchmarkMapSeqLatency(b *testing.B) {
+	n := 2000
+	if testing.Short() {
+		n = 200
+	}
+	fn := func(i int) uint64 { return spinSteps(100, uint64(i)) }
+	run := func(b *testing.B, stream func(items func(func(int) bool)) func(func(uint64) bool)) {
+		var lat []time.Duration
 		for b.Loop() {
-			var got uint64
-			for i := range items {
-				got = got*31 + fn(i)
+			got := make(chan struct{})
+			var sent time.Time
+			items := func(yield func(int) bool) {
+				for i := range n {
+					sent = time.Now()
+					if !yield(i) {
+						return
+					}
+					<-got // blocks until the consumer has the result
+				}
 			}
-			check(b, got)
+			for range stream(items) {
+				lat = append(lat, time.Since(sent))
+				got <- struct{}{}
+			}
 		}
-	})
+		slices.Sort(lat)
+		b.ReportMetric(percentileMicros(lat, 0.5), "p50-µs")
+		b.ReportMetric(percentileMicros(lat, 0.99), "p99-µs")
+	}
 	b.Run("gofork/p=2", func(b *testing.B) {
 		pool := core.New(core.WithWorkers(2))
 		defer pool.Close()
-		var ms runtime.MemStats
-		for b.Loop() {
-			var got uint64
-			for r := range par.MapSeq(items, fn, par.WithPool(pool)) {
-				got = got*31 + r
-			}
-			check(b, got)
-		}
-		// The heap still in use once the garbage is collected: what the
-		// stream and its pool keep, whatever ran before in this process.
-		// (B/op shows what a stream allocates: a few KB for 10^6 items.)
-		runtime.GC()
-		runtime.ReadMemStats(&ms)
-		b.ReportMetric(float64(ms.HeapInuse)/(1<<20), "heap-MiB")
-	})
-	b.Run("gofork-inflight32/p=2", func(b *testing.B) {
-		// A window of 32 instead of the default 4 per worker: the
-		// consumer wakes once per 16 results instead of once per 4.
-		pool := core.New(core.WithWorkers(2))
-		defer pool.Close()
-		for b.Loop() {
-			var got uint64
-			for r := range par.MapSeq(items, fn, par.WithPool(pool), par.InFlight(32)) {
-				got = got*31 + r
-			}
-			check(b, got)
-		}
+		run(b, func(items func(func(int) bool)) func(func(uint64) bool) {
+			return par.MapSeq(items, fn, par.WithPool(pool))
+		})
 	})
 	b.Run("pipeline/p=2", func(b *testing.B) {
-		for b.Loop() {
-			var got uint64
-			for r := range baseline.Pipeline(items, fn, 2, 8) {
-				got = got*31 + r
-			}
-			check(b, got)
-		}
-	})
-	b.Run("conc-stream/p=2", func(b *testing.B) {
-		for b.Loop() {
-			var got uint64
-			s := concstream.New().WithMaxGoroutines(2)
-			for i := range items {
-				s.Go(func() concstream.Callback {
-					r := fn(i)
-					return func() { got = got*31 + r }
-				})
-			}
-			s.Wait()
-			check(b, got)
-		}
+		run(b, func(items func(func(int) bool)) func(func(uint64) bool) {
+			return baseline.Pipeline(items, fn, 2, 128)
+		})
 	})
 }

@@ -85,19 +85,26 @@
 // # Streams
 //
 // MapSeq and ForEachSeq run a function over an iter.Seq of unknown length
-// (lines of a file, rows of a query) in parallel. The workers pull the
-// sequence, one goroutine at a time as its contract asks, one item at a
-// time: a worker computes the item it pulled before it pulls another, so a
-// sequence that blocks (a reader waiting for input, a request/response
-// exchange waiting for fn's answer) never holds pulled items back. MapSeq
-// yields the results in the sequence's order, on the goroutine that ranges,
-// through a reorder window of InFlight slots: at most InFlight items are
-// between being pulled and being consumed, so an endless sequence runs in
+// (lines of a file, rows of a query) in parallel. One goroutine ranges over
+// the sequence (the caller's for ForEachSeq called from outside a task, a
+// goroutine of the stream's own otherwise, so that a sequence that blocks
+// never holds a worker) and hands each item to the workers as soon as the
+// sequence yields it: an item never waits for more items to come, so a
+// sequence that blocks after an item (a reader waiting for input, a
+// request/response exchange waiting for fn's answer) holds nothing back,
+// and with MapSeq that item's result reaches the consumer. The workers take
+// the items waiting in batches, one at a time while the sequence is slower
+// than they are, more while it keeps ahead. MapSeq yields the results in
+// the sequence's order, on the goroutine that ranges, through a reorder
+// window of InFlight slots: at most InFlight items are between being taken
+// from the sequence and being consumed, so an endless sequence runs in
 // bounded memory and a slow item holds the window instead of letting it
-// grow. If fn panics, the results before that item are still yielded, then
-// the panic. ForEachSeq keeps at most InFlight calls between pull and
-// return. Pumping workers poll between items, so other roots submitted to
-// the pool get in during a long stream.
+// grow. The consumer sleeps until a batch of results is ready (or every
+// item taken so far is), not once per item. If fn panics, the results
+// before that item are still yielded, then the panic. ForEachSeq keeps at
+// most InFlight calls between being taken and returning. Workers poll
+// between batches, so other roots submitted to the pool get in during a
+// long stream.
 //
 // # Slice primitives
 //

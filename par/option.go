@@ -92,7 +92,9 @@ func Grain(n int) Option {
 
 // InFlight bounds the items MapSeq and ForEachSeq hold at once: taken from
 // the sequence and not yet consumed (MapSeq) or finished (ForEachSeq). The
-// default is four per worker of the pool. It panics if n < 1.
+// default is 64 per worker of the pool, so that the consumer and the
+// goroutine that ranges over the sequence each wake once per many items. It
+// panics if n < 1.
 func InFlight(n int) Option {
 	if n < 1 {
 		panic(fmt.Sprintf("par: InFlight(%d): at least one item must be in flight", n))

@@ -257,6 +257,93 @@ func TestStreamBlockingSeq(t *testing.T) {
 	}
 }
 
+// TestStreamBlockingSourceDelivers: a sequence that yields k items and
+// then blocks (a reader waiting for the next request) has all k items
+// computed, and with MapSeq all k results consumed, before it goes on: the
+// test releases the sequence only once it has counted k. For every k from
+// 1 to twice the window, with small windows, the default one, and the
+// consumer inside a task. A hang fails after a generous timeout.
+func TestStreamBlockingSourceDelivers(t *testing.T) {
+	pooltest.Each(t, func(t *testing.T, p *core.Pool) {
+		windows := []int{1, 3, 8, 0} // 0: the default window
+		if testing.Short() || raceEnabled {
+			windows = []int{1, 8, 0}
+		}
+		for _, window := range windows {
+			opts := []par.Option{par.WithPool(p)}
+			n := 64 * p.Workers() // the default
+			if window > 0 {
+				opts, n = append(opts, par.InFlight(window)), window
+			}
+			for k := 1; k <= 2*n; k++ {
+				blocking := func(release chan struct{}) iter.Seq[int] {
+					return func(yield func(int) bool) {
+						for i := range k {
+							if !yield(i) {
+								return
+							}
+						}
+						<-release // blocks until the test has counted k
+					}
+				}
+				what := fmt.Sprintf("window %d, k=%d", window, k)
+				release := make(chan struct{})
+				got := 0
+				withinOrFail(t, "MapSeq: "+what, 30*time.Second, func() {
+					for r := range par.MapSeq(blocking(release), func(x int) int { return x + 1 }, opts...) {
+						if r != got+1 {
+							t.Errorf("MapSeq, %s: result %d is %d", what, got, r)
+						}
+						if got++; got == k {
+							close(release)
+						}
+					}
+				})
+				if got != k {
+					t.Fatalf("MapSeq, %s: %d results", what, got)
+				}
+				release = make(chan struct{})
+				var calls atomic.Int64
+				withinOrFail(t, "ForEachSeq: "+what, 30*time.Second, func() {
+					par.ForEachSeq(blocking(release), func(int) {
+						if calls.Add(1) == int64(k) {
+							close(release)
+						}
+					}, opts...)
+				})
+				if calls.Load() != int64(k) {
+					t.Fatalf("ForEachSeq, %s: %d calls", what, calls.Load())
+				}
+			}
+			// From inside a task: the consumer is a worker of the pool.
+			k := n + 1
+			release := make(chan struct{})
+			got := 0
+			withinOrFail(t, fmt.Sprintf("MapSeq inside a task, window %d", window), 30*time.Second, func() {
+				got = core.Run(p, func(*core.Worker) int {
+					c := 0
+					for range par.MapSeq(func(yield func(int) bool) {
+						for i := range k {
+							if !yield(i) {
+								return
+							}
+						}
+						<-release
+					}, func(x int) int { return x }, opts...) {
+						if c++; c == k {
+							close(release)
+						}
+					}
+					return c
+				})
+			})
+			if got != k {
+				t.Fatalf("MapSeq inside a task, window %d: %d results of %d", window, got, k)
+			}
+		}
+	})
+}
+
 // withinOrFail runs f on a goroutine and fails the test if it has not
 // returned after limit: a hang shows as a failure naming what hung, not as
 // the whole binary's timeout.

@@ -63,11 +63,11 @@ const StealMax = 32
 type Deque[T any] struct {
 	top  atomic.Int64 // oldest value's position; CAS by thieves and by the owner near the top
 	read atomic.Int64 // positions below top whose slots thieves have read; Add by thieves
-	_    [cacheLinePad - 16]byte
+	_    [cacheLinePad]byte
 	// bottom is the next free position; stored by the owner only.
 	bottom atomic.Int64
 	ring   atomic.Pointer[ring[T]] // replaced by the owner (grow, trim); loaded by thieves
-	_      [cacheLinePad - 16]byte
+	_      [cacheLinePad]byte
 
 	// The owner's own, never read by thieves.
 	bot     int64    // == bottom

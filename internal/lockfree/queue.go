@@ -41,11 +41,11 @@ type Queue[T any] struct {
 	tailSeg atomic.Pointer[segment[T]] // the segment holding tail, or the one before while the next is linked
 	first   atomic.Pointer[segment[T]] // the first segment, for the first taker
 	free    atomic.Pointer[segment[T]] // segments the taker has passed, linked through freeNext (Q4)
-	_       [cacheLinePad - 32]byte
+	_       [cacheLinePad]byte
 	// taken is head, published for Empty; stored by the taker.
 	taken  atomic.Int64
 	taking atomic.Bool // a taker holds head (Q3)
-	_      [cacheLinePad - 12]byte
+	_      [cacheLinePad]byte
 
 	head    int64       // next position to take; guarded by taking
 	headSeg *segment[T] // the segment holding head; guarded by taking

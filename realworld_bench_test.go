@@ -236,6 +236,74 @@ func spinSteps(n int, seed uint64) uint64 {
 	return x
 }
 
+// BenchmarkGroupEmpty measures what par.Group itself costs: 10^6 empty
+// tasks (10^4 with -short) forked by Go from one producer, then Wait, on 1
+// and 2 workers, from outside the pool (as errgroup is used) and from
+// inside a task, against errgroup.Group and conc's pool in the same run
+// (their goroutines run on GOMAXPROCS processors). It reports ns/task: the
+// op's time divided by the tasks.
+func BenchmarkGroupEmpty(b *testing.B) {
+	n := 1_000_000
+	if testing.Short() {
+		n = 10_000
+	}
+	nop := func() error { return nil }
+	perTask := func(b *testing.B) {
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/task")
+	}
+	for _, p := range []int{1, 2} {
+		pool := core.New(core.WithWorkers(p))
+		b.Run(fmt.Sprintf("gofork/p=%d", p), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				g := par.NewGroup(par.WithPool(pool))
+				for range n {
+					g.Go(nop)
+				}
+				g.Wait()
+			}
+			perTask(b)
+		})
+		b.Run(fmt.Sprintf("gofork-in-task/p=%d", p), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				core.Run(pool, func(*core.Worker) int {
+					g := par.NewGroup(par.WithPool(pool))
+					for range n {
+						g.Go(nop)
+					}
+					g.Wait()
+					return 0
+				})
+			}
+			perTask(b)
+		})
+		pool.Close()
+	}
+	b.Run("errgroup", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			var g errgroup.Group
+			for range n {
+				g.Go(nop)
+			}
+			g.Wait()
+		}
+		perTask(b)
+	})
+	b.Run("conc-pool", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			p := concpool.New()
+			for range n {
+				p.Go(func() {})
+			}
+			p.Wait()
+		}
+		perTask(b)
+	})
+}
+
 // BenchmarkGroup forks tasks through par.Group on 2 workers against
 // errgroup.Group and sourcegraph/conc's pool in the same run, and against
 // the serial loop: 10^6 tasks of ~1 µs (the cost of forking shows), and

@@ -181,9 +181,24 @@ func (s *Scope) fork(p *Pool, w *Worker, fn func(*Worker, any), arg any) {
 		}
 		return
 	}
-	p.outside.Push(job{fn: fn, arg: arg, scope: s, outside: true}) // no lock; searching workers take batches (drainOutside)
-	p.notifyWork(nil)                                              // wake a sleeper if nobody searches; poke the governor if all are busy
+	pos := p.outside.Push(job{fn: fn, arg: arg, scope: s, outside: true}) // no lock; searching workers take batches (drainOutside)
+	p.notifyWork(nil)                                                     // wake a sleeper if nobody searches; poke the governor if all are busy
+	if pos%outsideCheck == outsideCheck-1 && p.outside.Len() > outsideBacklog {
+		// A producer far ahead of the workers (a loop of Go calls on a
+		// goroutine that shares a processor with them) lets them run: the
+		// backlog stays in a few segments, in cache and recycled, instead
+		// of growing with the loop.
+		runtime.Gosched()
+	}
 }
+
+// A goroutine outside the pool that forks jobs looks at the outside queue's
+// backlog every outsideCheck jobs, and yields its processor while more than
+// outsideBacklog wait.
+const (
+	outsideCheck   = 256
+	outsideBacklog = 4096
+)
 
 // Wait waits until every task forked by Go on the scope has finished, then
 // panics with the first panic of a task, if any. Called from a task of p it

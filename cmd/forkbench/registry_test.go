@@ -33,7 +33,8 @@ func TestBaselinesDeclareCutoff(t *testing.T) {
 // noCutoffTwin lists the benchmarks that fork everywhere by definition and
 // so have no -cutoff twin, with the row that answers the user's question.
 var noCutoffTwin = map[string]string{
-	"light": "computation", // Zorro's light test is empty tasks; computation gives each task work
+	"light":       "computation", // Zorro's light test is empty tasks; computation gives each task work
+	"group-empty": "group",       // empty tasks measure the group's cost; group gives each task ~1 µs
 }
 
 // TestForkEverywhereHasCutoffTwin checks that every benchmark that forks

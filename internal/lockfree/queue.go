@@ -66,8 +66,9 @@ type queueSlot[T any] struct {
 	v   T
 }
 
-// Push adds v at the tail. Any goroutine.
-func (q *Queue[T]) Push(v T) {
+// Push adds v at the tail and returns its position (the number of values
+// pushed before it). Any goroutine.
+func (q *Queue[T]) Push(v T) int64 {
 	for spin := 0; ; spin++ {
 		pos := q.tail.Load()
 		seg := q.tailSeg.Load() // after tail: pairs with the Store of tailSeg below (Q1)
@@ -96,7 +97,7 @@ func (q *Queue[T]) Push(v T) {
 		s := &seg.slots[off]
 		s.v = v
 		s.seq.Store(pos + 1) // publishes v; pairs with seq.Load in TakeTo (Q2)
-		return
+		return pos
 	}
 }
 
@@ -123,6 +124,10 @@ func (q *Queue[T]) newSegment() *segment[T] {
 		}
 	}
 }
+
+// Len returns a snapshot of the number of values pushed and not yet taken.
+// Any goroutine.
+func (q *Queue[T]) Len() int64 { return q.tail.Load() - q.taken.Load() }
 
 // Empty reports whether every value pushed so far has been taken (a
 // value whose slot is claimed but not yet written counts as waiting). Any

@@ -70,6 +70,9 @@ func (s *stream[E, R]) hasRoom(i int64) bool {
 // again: the consumer, or a pump, stores its progress and then loads
 // feederWaits (Dekker), so one of them sees the other.
 func (s *stream[E, R]) waitRoom(i int64) bool {
+	if s.spinUntil(func() bool { return s.hasRoom(i) || s.stop.Load() }) {
+		return !s.stop.Load()
+	}
 	for !s.stop.Load() {
 		lockfree.DekkerStoreBool(&s.feederWaits, true) // before the loads in hasRoom
 		if s.hasRoom(i) {

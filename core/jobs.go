@@ -31,6 +31,12 @@ type doneCount struct {
 	outside int32
 }
 
+// jobRings keeps the large job rings that idle workers trimmed, for any
+// worker whose job deque grows, until the garbage collector reclaims them
+// (lockfree.RingPool): holding no setting, it is bookkeeping shared by the
+// process's pools, like sync.Pool itself.
+var jobRings lockfree.RingPool[job]
+
 // drainOutside moves a batch of the jobs forked from outside the pool to
 // w's job deque, oldest on top so that thieves take the oldest first, and
 // reports whether there was any.

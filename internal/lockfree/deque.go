@@ -2,7 +2,9 @@ package lockfree
 
 import (
 	"strconv"
+	"sync"
 	"sync/atomic"
+	"weak"
 )
 
 // StealResult says what an attempt to steal found.
@@ -77,7 +79,8 @@ type Deque[T any] struct {
 	// checking read (D4): positions below it map to slots whose previous
 	// occupants have all been read.
 	limit    int64
-	ownTaken int64 // positions below top the owner took by CAS (D4: read by the owner itself)
+	ownTaken int64        // positions below top the owner took by CAS (D4: read by the owner itself)
+	rings    *RingPool[T] // where large rings come from and go to (Trim)
 }
 
 type ring[T any] struct {
@@ -159,13 +162,21 @@ func (d *Deque[T]) makeRoom(b int64) {
 	d.replace(dequeInitial, t, b)
 }
 
-// replace copies the values [t, b) into a new ring of n slots and
-// publishes it; the old ring is never written again (D4). Owner only.
+// replace copies the values [t, b) into a new ring of n slots, or a larger
+// one from the deque's RingPool, and publishes it; the old ring is never
+// written again (D4). Owner only.
 func (d *Deque[T]) replace(n int, t, b int64) {
 	for int64(n) <= b-t { // room for [t, b] at least
 		n *= 2
 	}
-	r := newRing[T](n)
+	var r *ring[T]
+	if d.rings != nil && n > DequeKeep {
+		r = d.rings.get(n)
+	}
+	if r == nil {
+		r = newRing[T](n)
+	}
+	n = len(r.slots)
 	if old := d.cur; old != nil {
 		for i := t; i < b; i++ {
 			r.slots[i&r.mask] = old.slots[i&old.mask]
@@ -218,20 +229,75 @@ func (d *Deque[T]) take(i int64) T {
 	return v
 }
 
+// UseRings makes the deque take the large rings it grows into from pool,
+// and give them back there when it trims them. Owner only.
+func (d *Deque[T]) UseRings(pool *RingPool[T]) { d.rings = pool }
+
 // Trim replaces a ring larger than DequeKeep with a small one if the deque
-// is empty (D5), and reports whether it did. Owner only.
+// is empty (D5), and reports whether it did. The large ring goes to the
+// deque's RingPool (UseRings), cleared, once every slot a thief claimed has
+// been read (D4), where a deque that grows takes it, until the garbage
+// collector reclaims it. Owner only.
 func (d *Deque[T]) Trim() bool {
 	r := d.cur
 	if r == nil || len(r.slots) <= DequeKeep {
 		return false
 	}
+	read := d.read.Load() // before top, as in makeRoom (D4)
 	t := d.top.Load()
 	d.topSeen = t
 	if t != d.bot {
 		return false
 	}
 	d.replace(dequeInitial, t, t) // empty: no thief can take anything, so nothing to copy
+	if d.rings != nil && read+d.ownTaken == t {
+		// No thief reads r any more: it may be written again, by any deque.
+		clear(r.slots)
+		d.rings.put(r)
+	}
 	return true
+}
+
+// A RingPool keeps the large rings that deques of values of type T have
+// trimmed, for deques that grow, until the garbage collector reclaims them:
+// a burst of values that grows a deque's ring again and again (a Group of
+// 10^6 tasks forked from one task, now and then) finds a ring of the size
+// it needs, while a pool that stays idle until the next collection keeps no
+// memory for it. It holds the rings by weak pointers, so that only a deque
+// keeps one alive. The zero RingPool is ready to use.
+type RingPool[T any] struct {
+	mu   sync.Mutex
+	held []weak.Pointer[ring[T]] // guarded by mu; newest last
+}
+
+// ringsHeld bounds the rings a RingPool holds.
+const ringsHeld = 8
+
+func (p *RingPool[T]) put(r *ring[T]) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if len(p.held) == ringsHeld {
+		copy(p.held, p.held[1:])
+		p.held = p.held[:ringsHeld-1]
+	}
+	p.held = append(p.held, weak.Make(r))
+}
+
+// get returns a ring of at least n slots, the newest such it holds, or nil.
+func (p *RingPool[T]) get(n int) *ring[T] {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for i := len(p.held) - 1; i >= 0; i-- {
+		r := p.held[i].Value()
+		if r != nil && len(r.slots) < n {
+			continue
+		}
+		p.held = append(p.held[:i], p.held[i+1:]...) // taken, or collected
+		if r != nil {
+			return r
+		}
+	}
+	return nil
 }
 
 // Steal moves up to half of d's values (at most StealMax), oldest first,

@@ -30,6 +30,7 @@ type item struct {
 // what they stole until finish.
 type dequeRig struct {
 	d       Deque[item]
+	rings   RingPool[item]
 	own     []Deque[item] // the thieves' deques
 	taken   []atomic.Int32
 	stolen  atomic.Int64
@@ -189,6 +190,7 @@ func TestDequeTrimStress(t *testing.T) {
 		// Enough items for several bursts past DequeKeep, however scaled.
 		n := max(3*size()/4, 16*DequeKeep)
 		r := newDequeRig(n, thieves)
+		r.d.UseRings(&r.rings) // large rings go round through the pool
 		rng := rand.New(rand.NewPCG(7, uint64(thieves)))
 		trims := 0
 		for next := 0; next < n; {

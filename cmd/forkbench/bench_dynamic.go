@@ -256,10 +256,7 @@ func setupMapSeqLatency(variant string, p int, q float64) (*job, error) {
 			}
 			return nil
 		},
-		measured: func() time.Duration {
-			slices.Sort(lat)
-			return lat[min(int(q*float64(len(lat))), len(lat)-1)]
-		},
+		measured: func() time.Duration { return quantile(lat, q) },
 	}
 	if pool != nil {
 		j.close = pool.Close
@@ -287,4 +284,10 @@ func setupMapSeqLatency(variant string, p int, q float64) (*job, error) {
 		}
 	}
 	return j, nil
+}
+
+// quantile returns the q-quantile of d, which it sorts.
+func quantile(d []time.Duration, q float64) time.Duration {
+	slices.Sort(d)
+	return d[min(int(q*float64(len(d))), len(d)-1)]
 }

@@ -152,10 +152,7 @@ func setupServer(variant string, p, bigN int, q float64) (*job, error) {
 			}
 			return nil
 		},
-		measured: func() time.Duration {
-			slices.Sort(lat)
-			return lat[min(int(q*float64(len(lat))), len(lat)-1)]
-		},
+		measured: func() time.Duration { return quantile(lat, q) },
 	}
 	if pool != nil {
 		j.close = pool.Close

@@ -107,14 +107,8 @@ const DequeKeep = 1024
 
 // Push adds v at the bottom. Owner only.
 func (d *Deque[T]) Push(v T) {
-	b := d.bot
-	if b >= d.limit {
-		d.makeRoom(b)
-	}
-	r := d.cur
-	r.slots[b&r.mask] = v
-	d.bot = b + 1
-	d.bottom.Store(b + 1) // publish slot b; pairs with the thieves' bottom.Load in Steal (D2)
+	d.pushLocal(v)
+	d.bottom.Store(d.bot) // publish the slot; pairs with the thieves' bottom.Load in Steal (D2)
 }
 
 // pushLocal writes v at the bottom without publishing it; publish makes

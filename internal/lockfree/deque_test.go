@@ -20,8 +20,8 @@ func size() int {
 // item is a numbered value, for exactly-once accounting; pad makes it as
 // large as a job record.
 type item struct {
-	id  int
-	pad [4]uintptr
+	id int
+	_  [4]uintptr
 }
 
 // dequeRig is the harness of the deque stress tests: n numbered items, how
@@ -92,17 +92,31 @@ func newDequeRig(n, thieves int) *dequeRig {
 // take counts x as taken (by the owner or a thief).
 func (r *dequeRig) take(x item) { r.taken[x.id].Add(1) }
 
-// left reports whether any deque still holds values.
-func (r *dequeRig) left() bool {
-	if r.d.Len() > 0 {
-		return true
-	}
-	for k := range r.own {
-		if r.own[k].Len() > 0 {
-			return true
+// runOwner pushes the n items in bursts of 1 to pushMax, popping up to
+// popMax-1 after each burst, then pops until the deque is empty; what it
+// pops it counts taken.
+func (r *dequeRig) runOwner(n int, rng *rand.Rand, pushMax, popMax int) {
+	for next := 0; next < n; {
+		for b := 1 + rng.IntN(pushMax); b > 0 && next < n; b-- {
+			r.d.Push(item{id: next})
+			next++
+		}
+		for p := rng.IntN(popMax); p > 0; p-- {
+			if x, ok := r.d.Pop(); ok {
+				r.take(x)
+			}
+		}
+		if rng.IntN(8) == 0 {
+			runtime.Gosched()
 		}
 	}
-	return false
+	for {
+		x, ok := r.d.Pop()
+		if !ok {
+			return
+		}
+		r.take(x)
+	}
 }
 
 // finish stops the thieves and fails t unless every item was taken exactly
@@ -125,28 +139,7 @@ func TestDequeStress(t *testing.T) {
 	for _, thieves := range []int{1, 3} {
 		n := size()
 		r := newDequeRig(n, thieves)
-		rng := rand.New(rand.NewPCG(2, uint64(thieves)))
-		for next := 0; next < n; {
-			for b := 1 + rng.IntN(300); b > 0 && next < n; b-- {
-				r.d.Push(item{id: next})
-				next++
-			}
-			for p := rng.IntN(200); p > 0; p-- {
-				if x, ok := r.d.Pop(); ok {
-					r.take(x)
-				}
-			}
-			if rng.IntN(8) == 0 {
-				runtime.Gosched()
-			}
-		}
-		for {
-			x, ok := r.d.Pop()
-			if !ok {
-				break
-			}
-			r.take(x)
-		}
+		r.runOwner(n, rand.New(rand.NewPCG(2, uint64(thieves))), 300, 200)
 		r.finish(t, thieves)
 		t.Logf("thieves=%d: %d items, %d stolen in %d batches", thieves, n, r.stolen.Load(), r.batches.Load())
 	}
@@ -158,25 +151,7 @@ func TestDequeSmallStress(t *testing.T) {
 	for _, thieves := range []int{1, 3} {
 		n := size()
 		r := newDequeRig(n, thieves)
-		rng := rand.New(rand.NewPCG(5, uint64(thieves)))
-		for next := 0; next < n; {
-			for b := 1 + rng.IntN(2*StealMax+3); b > 0 && next < n; b-- {
-				r.d.Push(item{id: next})
-				next++
-			}
-			for p := rng.IntN(2*StealMax + 3); p > 0; p-- {
-				if x, ok := r.d.Pop(); ok {
-					r.take(x)
-				}
-			}
-		}
-		for {
-			x, ok := r.d.Pop()
-			if !ok {
-				break
-			}
-			r.take(x)
-		}
+		r.runOwner(n, rand.New(rand.NewPCG(5, uint64(thieves))), 2*StealMax+3, 2*StealMax+3)
 		r.finish(t, thieves)
 	}
 }

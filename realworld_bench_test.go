@@ -10,7 +10,6 @@ import (
 	"time"
 
 	concpool "github.com/sourcegraph/conc/pool"
-	concstream "github.com/sourcegraph/conc/stream"
 	"golang.org/x/sync/errgroup"
 
 	"github.com/gofork/gofork/core"
@@ -474,14 +473,7 @@ func BenchmarkMapSeq(b *testing.B) {
 		b.Run(size.name+"/conc-stream/p=2", func(b *testing.B) {
 			for b.Loop() {
 				var got uint64
-				s := concstream.New().WithMaxGoroutines(2)
-				for i := range items {
-					s.Go(func() concstream.Callback {
-						r := fn(i)
-						return func() { got = got*31 + r }
-					})
-				}
-				s.Wait()
+				baseline.ConcStream(items, fn, 2, func(r uint64) { got = got*31 + r })
 				check(b, got)
 			}
 			report(b, 2)

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	concpool "github.com/sourcegraph/conc/pool"
-	concstream "github.com/sourcegraph/conc/stream"
 	"golang.org/x/sync/errgroup"
 
 	"github.com/gofork/gofork/core"
@@ -209,16 +208,7 @@ func setupMapSeq(variant string, p, n, steps int) (*job, error) {
 			}
 		}
 	case variantConc:
-		j.run = func() {
-			s := concstream.New().WithMaxGoroutines(p)
-			for i := range items {
-				s.Go(func() concstream.Callback {
-					r := fn(i)
-					return func() { got = got*31 + r }
-				})
-			}
-			s.Wait()
-		}
+		j.run = func() { baseline.ConcStream(items, fn, p, func(r uint64) { got = got*31 + r }) }
 	default:
 		return nil, fmt.Errorf("mapseq: no variant %q", variant)
 	}

@@ -46,3 +46,18 @@ func TestPipelineBreak(t *testing.T) {
 		}
 	}
 }
+
+func TestConcStreamInOrder(t *testing.T) {
+	defer goleak.VerifyNone(t)
+	for _, n := range []int{0, 1, 7, 10_000} {
+		var got []uint64
+		ConcStream(count(n), func(v int) uint64 { return uint64(v * v) }, 3, func(r uint64) { got = append(got, r) })
+		want := make([]uint64, n)
+		for i := range want {
+			want[i] = uint64(i * i)
+		}
+		if !slices.Equal(got, want) {
+			t.Fatalf("n=%d: results out of order or missing", n)
+		}
+	}
+}

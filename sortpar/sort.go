@@ -3,6 +3,7 @@ package sortpar
 import (
 	"cmp"
 	"math"
+	"math/bits"
 	"slices"
 
 	"github.com/gofork/gofork/core"
@@ -51,6 +52,15 @@ func defaultConfig() config {
 		grain:        defaultGrain,
 		stableMin:    defaultStableMin,
 	}
+}
+
+// blockLen returns the block length of the in-place partitions for
+// elements of size bytes: a power of two, blockBytes worth of elements, but
+// at most an eighth of the cutoff, so that a small par.Grain makes short
+// inputs use every phase of the partition.
+func (c *config) blockLen(size uintptr) int {
+	b := min(blockLenFor(size), max(1, c.cutoff/8))
+	return 1 << (bits.Len(uint(b)) - 1)
 }
 
 // settings are the options every function of the package takes:

@@ -148,6 +148,7 @@ type workspace[E any] struct {
 	fill    [maxBuckets]int // elements in each bucket buffer
 	flushed [maxBuckets]int // blocks written back, per bucket
 	held    int             // permutation: the swap block holding a block (0, 1) or -1
+	cl      *classifier[E]  // the samplesort's tree, made once per workspace
 
 	// Leader state (the workspace of stripe 0), for the whole step.
 	starts [maxBuckets + 1]int
@@ -205,36 +206,6 @@ func (s *scratch[E]) put(ws *workspace[E]) {
 	s.mu.Lock()
 	s.free = append(s.free, ws)
 	s.mu.Unlock()
-}
-
-// failure records the first panic of a sort's tasks (see Panics above).
-type failure struct {
-	failed   atomic.Bool
-	panicked atomic.Value // the first recovered value, wrapped in a box
-}
-
-// panicBox wraps a recovered value so that atomic.Value accepts values of
-// any type.
-type panicBox struct{ v any }
-
-// catch, deferred by a task, records the task's panic and marks the sort
-// failed. runtime.Goexit (nothing to recover) goes on unwinding.
-func (f *failure) catch() {
-	if v := recover(); v != nil {
-		f.record(v)
-	}
-}
-
-func (f *failure) record(v any) {
-	f.panicked.CompareAndSwap(nil, panicBox{v})
-	f.failed.Store(true)
-}
-
-// raise re-panics with the first recorded panic, if any.
-func (f *failure) raise() {
-	if b, ok := f.panicked.Load().(panicBox); ok {
-		panic(b.v)
-	}
 }
 
 // partitionStep is one in-place partition of data into k buckets, with

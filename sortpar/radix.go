@@ -130,6 +130,9 @@ func radixSort[K radixKey](x []K, kind keyKind, c *config) {
 	if c.radixMin < defaultRadixMin { // tests: make the MSD levels reachable
 		rc.lsdMax = min(rc.lsdMax, max(c.radixMin, 2))
 	}
+	if n <= rc.lsdMax {
+		rc.scratch.limit = n // one LSD sort: scratch as long as x is enough
+	}
 	k := chunks(n, c.grain, rc.workers)
 	diffs := make([]K, k)
 	core.Run(c.pool, func(w *core.Worker) struct{} {

@@ -217,7 +217,9 @@ func classifyTree[E any](w *core.Worker, ws *workspace[E], data []E, b int, cl *
 // elements go to slices.SortFunc.
 func samplesort[E any](x []E, cmp func(a, b E) int, leaf int, c *config) {
 	var zero E
-	b := c.blockLen(unsafe.Sizeof(zero))
+	// Blocks of 2 KiB, but short slices get shorter blocks, so that the
+	// bucket buffers of a workspace hold at most half of x.
+	b := min(c.blockLen(unsafe.Sizeof(zero)), 1<<(bits.Len(uint(max(1, len(x)/(2*maxBuckets))))-1))
 	ctx := &ssCtx[E]{
 		cmp:     cmp,
 		scratch: newScratch[E](b),

@@ -131,10 +131,11 @@ func SortFunc[S ~[]E, E any](x S, cmp func(a, b E) int, opts ...par.Option) {
 
 // SortStable sorts x in ascending order keeping equal elements in their
 // original order. For integers and strings, where equal elements cannot be
-// told apart, it is Sort; for floats (where -0 and +0, or two NaNs, compare
-// equal but differ) it is the parallel mergesort of SortStableFunc with
-// cmp.Compare, so NaNs come first, in their original order. It takes
-// Sort's options.
+// told apart, it is Sort, in place; for floats (where -0 and +0, or two
+// NaNs, compare equal but differ) it is the parallel mergesort of
+// SortStableFunc with cmp.Compare, so NaNs come first, in their original
+// order, and it allocates one buffer of len(x) elements. It takes Sort's
+// options.
 func SortStable[S ~[]E, E cmp.Ordered](x S, opts ...par.Option) {
 	c := newConfig("sortpar.SortStable", opts)
 	sortStableOrdered([]E(x), &c)

@@ -972,6 +972,10 @@ func sortparRun[E any](b *testing.B, in []E, sort func([]E)) {
 	b.ReportAllocs()
 	var before, after runtime.MemStats
 	var alloc uint64
+	// Finish the collection of the inputs made before this one: a GC cycle
+	// running during the sort takes a P for its mark worker, which a sort
+	// on two workers of two Ps feels at once.
+	runtime.GC()
 	b.ResetTimer()
 	for range b.N {
 		b.StopTimer()

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 
 	"github.com/gofork/gofork/core"
 	"github.com/gofork/gofork/par"
@@ -28,45 +29,50 @@ const (
 )
 
 func init() {
-	register(&benchmark{
-		name:            "sort",
+	register(sortBenchmark("sort", 60, "sortpar uses a radix sort on integers",
+		"sortpar.Sort of random int64 keys", "slices.Sort",
+		func(q bool) string { return fmt.Sprintf("n=%d int64", pick(q, sortN, sortNQuick)) }, setupSort))
+	register(sortBenchmark("sort-func", 61, "sortpar uses an in-place samplesort",
+		"sortpar.SortFunc of 32-byte records by a random int64 key", "slices.SortFunc",
+		func(q bool) string { return fmt.Sprintf("n=%d records", pick(q, sortFuncN, sortFuncNQuick)) }, setupSortFunc))
+	register(sortBenchmark("sort-string", 62, "sortpar uses an in-place samplesort",
+		"sortpar.Sort of random 16-byte strings", "slices.Sort",
+		func(q bool) string { return fmt.Sprintf("n=%d strings", pick(q, sortStringN, sortStringNQuick)) }, setupSortString))
+}
+
+// sortBenchmark describes a sort benchmark of the main suite, whose serial
+// program is also the Go baseline.
+func sortBenchmark(name string, order int, how, what, baseline string, size func(bool) string,
+	setup func(variant string, p int, quick bool) (*job, error)) *benchmark {
+	return &benchmark{
+		name:            name,
 		suite:           suiteMain,
-		order:           60,
-		note:            "Ts and the baseline are both slices.Sort (pdqsort); sortpar uses a radix sort on integers",
-		about:           "sortpar.Sort of random int64 keys; baseline: slices.Sort (= the serial row)",
-		size:            func(q bool) string { return fmt.Sprintf("n=%d int64", pick(q, sortN, sortNQuick)) },
+		order:           order,
+		note:            fmt.Sprintf("Ts and the baseline are both %s; %s", baseline, how),
+		about:           fmt.Sprintf("%s; baseline: %s (= the serial row)", what, baseline),
+		size:            size,
 		variants:        []string{variantSerial, variantGofork},
 		baselineVariant: variantSerial,
-		baseline:        "slices.Sort",
-		cutoff:          "sortpar.Sort's own leaves; slices.Sort is serial",
-		setup:           setupSort,
-	})
-	register(&benchmark{
-		name:            "sort-func",
-		suite:           suiteMain,
-		order:           61,
-		note:            "Ts and the baseline are both slices.SortFunc; sortpar uses an in-place samplesort",
-		about:           "sortpar.SortFunc of 32-byte records by a random int64 key; baseline: slices.SortFunc (= the serial row)",
-		size:            func(q bool) string { return fmt.Sprintf("n=%d records", pick(q, sortFuncN, sortFuncNQuick)) },
-		variants:        []string{variantSerial, variantGofork},
-		baselineVariant: variantSerial,
-		baseline:        "slices.SortFunc",
-		cutoff:          "sortpar.SortFunc's own leaves; slices.SortFunc is serial",
-		setup:           setupSortFunc,
-	})
-	register(&benchmark{
-		name:            "sort-string",
-		suite:           suiteMain,
-		order:           62,
-		note:            "Ts and the baseline are both slices.Sort; sortpar uses an in-place samplesort",
-		about:           "sortpar.Sort of random 16-byte strings; baseline: slices.Sort (= the serial row)",
-		size:            func(q bool) string { return fmt.Sprintf("n=%d strings", pick(q, sortStringN, sortStringNQuick)) },
-		variants:        []string{variantSerial, variantGofork},
-		baselineVariant: variantSerial,
-		baseline:        "slices.Sort",
-		cutoff:          "sortpar.Sort's own leaves; slices.Sort is serial",
-		setup:           setupSortString,
-	})
+		baseline:        baseline,
+		cutoff:          fmt.Sprintf("%s's own leaves; %s is serial", strings.Fields(what)[0], baseline),
+		setup:           setup,
+	}
+}
+
+// bindSort sets j.run, and j.close, for the variant: serial runs serial,
+// gofork runs gofork on a new pool of p workers.
+func bindSort(name, variant string, p int, j *job, serial func(), gofork func(*core.Pool)) (*job, error) {
+	switch variant {
+	case variantSerial:
+		j.run = serial
+	case variantGofork:
+		pool := core.New(core.WithWorkers(p))
+		j.run = func() { gofork(pool) }
+		j.close = pool.Close
+	default:
+		return nil, fmt.Errorf("%s: no variant %q", name, variant)
+	}
+	return j, nil
 }
 
 // sortRecord is what sort-func sorts: 32 bytes, ordered by key; the other
@@ -106,17 +112,8 @@ func setupSortFunc(variant string, p int, quick bool) (*job, error) {
 			return nil
 		},
 	}
-	switch variant {
-	case variantSerial:
-		j.run = func() { slices.SortFunc(data, sortRecordCmp) }
-	case variantGofork:
-		pool := core.New(core.WithWorkers(p))
-		j.run = func() { sortpar.SortFunc(data, sortRecordCmp, par.WithPool(pool)) }
-		j.close = pool.Close
-	default:
-		return nil, fmt.Errorf("sort-func: no variant %q", variant)
-	}
-	return j, nil
+	return bindSort("sort-func", variant, p, j, func() { slices.SortFunc(data, sortRecordCmp) },
+		func(pool *core.Pool) { sortpar.SortFunc(data, sortRecordCmp, par.WithPool(pool)) })
 }
 
 func setupSortString(variant string, p int, quick bool) (*job, error) {
@@ -143,17 +140,8 @@ func setupSortString(variant string, p int, quick bool) (*job, error) {
 			return nil
 		},
 	}
-	switch variant {
-	case variantSerial:
-		j.run = func() { slices.Sort(data) }
-	case variantGofork:
-		pool := core.New(core.WithWorkers(p))
-		j.run = func() { sortpar.Sort(data, par.WithPool(pool)) }
-		j.close = pool.Close
-	default:
-		return nil, fmt.Errorf("sort-string: no variant %q", variant)
-	}
-	return j, nil
+	return bindSort("sort-string", variant, p, j, func() { slices.Sort(data) },
+		func(pool *core.Pool) { sortpar.Sort(data, par.WithPool(pool)) })
 }
 
 func setupSort(variant string, p int, quick bool) (*job, error) {
@@ -164,17 +152,8 @@ func setupSort(variant string, p int, quick bool) (*job, error) {
 		reset:  func() { copy(data, keys.master) },
 		verify: func() error { return keys.check("sort", data) },
 	}
-	switch variant {
-	case variantSerial:
-		j.run = func() { slices.Sort(data) }
-	case variantGofork:
-		pool := core.New(core.WithWorkers(p))
-		j.run = func() { sortpar.Sort(data, par.WithPool(pool)) }
-		j.close = pool.Close
-	default:
-		return nil, fmt.Errorf("sort: no variant %q", variant)
-	}
-	return j, nil
+	return bindSort("sort", variant, p, j, func() { slices.Sort(data) },
+		func(pool *core.Pool) { sortpar.Sort(data, par.WithPool(pool)) })
 }
 
 // sortKeys are the random keys a sorting benchmark sorts, with their sum and

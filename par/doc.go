@@ -80,7 +80,7 @@
 // function on the worker's deque and allocates nothing; Wait inside a task
 // runs the group's functions and other work instead of blocking. Groups
 // nest, inside loops and around them, on the same workers. A panic in a
-// function no longer kills the process: Wait re-raises it.
+// function does not kill the process: Wait re-raises it.
 //
 // # Streams
 //

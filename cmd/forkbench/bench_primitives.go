@@ -12,7 +12,7 @@ import (
 	"github.com/gofork/gofork/sortpar"
 )
 
-// The primitives suite (issue 15): each parallel primitive of par, reduce
+// The primitives suite: each parallel primitive of par, reduce
 // and sortpar beside its serial Go twin, on fixed inputs, each result
 // checked against one computed at setup. The serial row is the loop or the
 // slices function a Go user has; two rows add a Go baseline: the scans a

@@ -64,8 +64,8 @@ const (
 type state[T any] struct {
 	leaf   func(a, b uint64, acc T) T
 	leafOn func(w *core.Worker, a, b uint64, acc T) T // set instead of leaf
-	right func(parent T, stolen bool) T
-	join  func(x, y T) T
+	right  func(parent T, stolen bool) T
+	join   func(x, y T) T
 	// task is splitTask[T], stored once so that forks pass a plain func
 	// value and allocate nothing.
 	task func(*core.Worker, span[T]) T

@@ -1,0 +1,253 @@
+package reduce
+
+import (
+	"sync/atomic"
+
+	"github.com/gofork/gofork/core"
+	"github.com/gofork/gofork/internal/loop"
+)
+
+// A block scan cuts [0, n) into blocks of equal length (the last one
+// shorter) and writes each block's prefix combinations with the carry of
+// every block before it. A team of tasks, one per worker, claims blocks in
+// increasing order from a shared counter. A block is resolved in one of
+// three ways:
+//
+//   - direct: the block just before it is resolved when it is claimed, so
+//     its carry is known and it is scanned at once (a single pass over its
+//     elements; with one worker every block goes this way);
+//   - by look-back (Merrill and Garland, "Single-pass Parallel Prefix Scan
+//     with Decoupled Look-back", 2016): it is folded to its aggregate, and
+//     the blocks before it are read back to the nearest resolved one; its
+//     inclusive prefix is published before it is scanned, so that the
+//     blocks after it resolve without waiting for its scan, and the scan
+//     reads the block again from the cache the fold brought it into;
+//   - by hand-off: the look-back met a block with nothing published yet.
+//     Merrill and Garland's GPU threads wait there; a task here publishes
+//     its block as partial instead (its own aggregate and that of the run
+//     of blocks back to the unpublished one) and claims the next block. The
+//     task that publishes the inclusive prefix of a block checks the block
+//     after it and takes it over if it is partial, and so on down the run.
+//
+// Nobody waits for another task, so a task that is slow to run (its
+// worker busy, its goroutine descheduled, or its callback running a
+// nested parallel loop that makes its worker help elsewhere) holds up no
+// other task, and a panic in one stops nothing but its own task.
+//
+// # Block states
+//
+// st[i] is written with the atomic operations below, and each write
+// publishes the plain fields written before it (the Go memory model's
+// synchronization through sync/atomic):
+//
+//	blockEmpty   -> blockPrefix   direct or look-back: pre[i] written first
+//	blockEmpty   -> blockPartial  hand-off: agg[i], part[i], span[i] written first
+//	blockPartial -> blockTaken    CAS by the one task that will scan block i
+//	blockTaken   -> blockPrefix   pre[i] written first
+//
+// # Hand-off without loss
+//
+// A partial block i is taken by whichever task sees, after block i-1 has
+// its prefix, that block i is partial: the task that publishes block i-1's
+// prefix loads st[i] after its store, and the owner of block i loads
+// st[i-1] after it stores blockPartial. Go's atomics are sequentially
+// consistent, so of two stores each followed by a load of the other's
+// word, at least one load sees the other store: at least one of the two
+// tasks sees both and tries the CAS, and exactly one CAS succeeds. Every
+// store of blockPrefix is followed by that check, so when the team is done
+// every block has its prefix and was scanned exactly once.
+type blockScan[E any] struct {
+	n, block, blocks int
+	identity         E
+	op               func(E, E) E
+	fold             func(lo, hi int) E
+	scan             func(lo, hi int, carry E) E
+
+	// next is the next block to claim (Add by every task).
+	next atomic.Int64
+	// failed is set by a task whose callback panicked; the others stop
+	// claiming blocks.
+	failed atomic.Bool
+	// st[i] is block i's state (see the type's doc).
+	st []atomic.Uint32
+	// agg[i] is block i's aggregate; written by its owner before st[i]
+	// becomes blockPartial, read by the task that takes it.
+	agg []E
+	// part[i] is the combination of blocks span[i]..i and span[i]-1 is a
+	// block that had nothing published when block i looked back; both are
+	// written before st[i] becomes blockPartial and never change, and read
+	// by later look-backs, which jump over the whole run at once.
+	part []E
+	span []int
+	// pre[i] is the combination of blocks 0..i (block i's inclusive
+	// prefix), written before st[i] becomes blockPrefix.
+	pre []E
+}
+
+// Block states, the values of blockScan.st.
+const (
+	// blockEmpty: nothing published; the block is not claimed, or its
+	// owner is folding it or scanning it directly.
+	blockEmpty uint32 = iota
+	// blockPartial: agg, part and span are published and nobody scans the
+	// block: the task that resolves the block before it takes it.
+	blockPartial
+	// blockTaken: a partial block that a task took; its prefix follows at
+	// once.
+	blockTaken
+	// blockPrefix: pre is published; the block is scanned, or will be by
+	// the task that published it.
+	blockPrefix
+)
+
+// blockBounds returns block i of [0, n) cut into blocks of length block:
+// [i*block, min((i+1)*block, n)). The product is taken in 64 bits, where it
+// cannot overflow for the block of any index below n, so that a 32-bit int
+// never holds more than n.
+func blockBounds(i, block, n int) (lo, hi int) {
+	lo = int(int64(i) * int64(block))
+	return lo, lo + min(block, n-lo)
+}
+
+// blockCount returns the number of blocks of length block that cover n.
+func blockCount(n, block int) int {
+	return int((int64(n) + int64(block) - 1) / int64(block))
+}
+
+// runBlockScan scans [0, n) with the callbacks on pool, in blocks of length
+// block, and returns the combination of everything. With one worker, or
+// one block, it scans the blocks in order on the calling goroutine.
+func runBlockScan[E any](pool *core.Pool, n, block int, identity E, op func(E, E) E,
+	fold func(lo, hi int) E, scan func(lo, hi int, carry E) E) E {
+	if n == 0 {
+		return identity
+	}
+	blocks := blockCount(n, block)
+	k := min(pool.Workers(), blocks)
+	if k <= 1 {
+		acc := identity
+		for i := range blocks {
+			lo, hi := blockBounds(i, block, n)
+			acc = scan(lo, hi, acc)
+		}
+		return acc
+	}
+	b := &blockScan[E]{
+		n: n, block: block, blocks: blocks, identity: identity, op: op, fold: fold, scan: scan,
+		st:  make([]atomic.Uint32, blocks),
+		agg: make([]E, blocks), part: make([]E, blocks), span: make([]int, blocks), pre: make([]E, blocks),
+	}
+	team(pool, k, b.run)
+	return b.pre[blocks-1]
+}
+
+// team runs task on k tasks of pool, which may run in parallel, and
+// returns when all have returned.
+func team(pool *core.Pool, k int, task func(w *core.Worker)) {
+	c := loop.Config{Pool: pool, Kind: loop.Simple, Simple: 1}
+	loop.Split(uint64(k), struct{}{}, loop.Ops[struct{}]{
+		LeafOn: func(w *core.Worker, a, b uint64, _ struct{}) struct{} {
+			for range b - a {
+				task(w)
+			}
+			return struct{}{}
+		},
+	}, c, nil)
+}
+
+// run is one task of the team: it claims blocks until none is left.
+func (b *blockScan[E]) run(w *core.Worker) {
+	ok := false
+	defer func() {
+		if !ok {
+			b.failed.Store(true) // panicking: the other tasks stop claiming
+		}
+	}()
+	for !b.failed.Load() {
+		i := int(b.next.Add(1) - 1)
+		if i >= b.blocks {
+			break
+		}
+		b.resolve(i)
+		w.Poll() // between blocks: this task holds nothing another one needs
+	}
+	ok = true
+}
+
+// resolve resolves block i, which this task claimed, and scans it and every
+// block it takes over, or publishes it as partial.
+func (b *blockScan[E]) resolve(i int) {
+	lo, hi := blockBounds(i, b.block, b.n)
+	if i == 0 || b.st[i-1].Load() == blockPrefix { // pairs with the Store of blockPrefix
+		carry := b.identity
+		if i > 0 {
+			carry = b.pre[i-1]
+		}
+		b.pre[i] = b.scan(lo, hi, carry)
+		b.st[i].Store(blockPrefix) // publish pre[i]
+		b.scanFrom(i+1, b.takeAfter(i))
+		return
+	}
+	a := b.fold(lo, hi)
+	if carry, from, ok := b.lookBack(i); ok {
+		b.pre[i] = b.op(carry, a)
+		b.st[i].Store(blockPrefix) // publish pre[i] before the scan: later blocks need not wait for it
+		last := b.takeAfter(i)
+		b.scan(lo, hi, carry)
+		b.scanFrom(i+1, last)
+	} else {
+		b.agg[i], b.part[i], b.span[i] = a, b.op(carry, a), from
+		b.st[i].Store(blockPartial) // publish agg, part and span; then check block i-1 (see the type's doc)
+		if b.st[i-1].Load() == blockPrefix && b.st[i].CompareAndSwap(blockPartial, blockTaken) {
+			b.pre[i] = b.op(b.pre[i-1], a)
+			b.st[i].Store(blockPrefix)
+			last := b.takeAfter(i)
+			b.scan(lo, hi, b.pre[i-1])
+			b.scanFrom(i+1, last)
+		}
+	}
+}
+
+// lookBack returns the combination of blocks 0..i-1 and true, reading back
+// from block i-1 to the nearest block with a prefix. If it meets a block j
+// with nothing published first, it returns the combination of blocks
+// j+1..i-1, j+1 and false.
+func (b *blockScan[E]) lookBack(i int) (E, int, bool) {
+	acc := b.identity
+	for j := i - 1; ; {
+		switch b.st[j].Load() { // pairs with the Stores that publish pre, part and span
+		case blockPrefix:
+			return b.op(b.pre[j], acc), 0, true
+		case blockPartial, blockTaken:
+			acc = b.op(b.part[j], acc)
+			j = b.span[j] - 1 // the span's first block is at least 1: block 0 is never partial
+		default:
+			return acc, j + 1, false
+		}
+	}
+}
+
+// takeAfter takes over the partial blocks after block i, whose prefix is
+// published, publishing each one's prefix, and returns the last block
+// taken (i if none). The caller scans them.
+func (b *blockScan[E]) takeAfter(i int) int {
+	for j := i + 1; j < b.blocks; j++ {
+		// The load that follows every Store of blockPrefix; pairs with the
+		// owner's Store of blockPartial and its load of st[j-1].
+		if b.st[j].Load() != blockPartial || !b.st[j].CompareAndSwap(blockPartial, blockTaken) {
+			return j - 1
+		}
+		b.pre[j] = b.op(b.pre[j-1], b.agg[j])
+		b.st[j].Store(blockPrefix)
+	}
+	return b.blocks - 1
+}
+
+// scanFrom scans blocks first..last, which this task took over, each from
+// the prefix of the block before it.
+func (b *blockScan[E]) scanFrom(first, last int) {
+	for j := first; j <= last; j++ {
+		lo, hi := blockBounds(j, b.block, b.n)
+		b.scan(lo, hi, b.pre[j-1])
+	}
+}

@@ -37,7 +37,8 @@ func IndexFunc[S ~[]E, E any](s S, f func(E) bool, opts ...Option) int {
 }
 
 // ContainsFunc reports whether f(e) is true for some element e of s, like
-// slices.ContainsFunc: IndexFunc(s, f, opts...) >= 0.
+// slices.ContainsFunc: IndexFunc(s, f, opts...) >= 0. Contains is its form
+// for a search by ==, and IndexBlocks its block form, for when f is cheap.
 func ContainsFunc[S ~[]E, E any](s S, f func(E) bool, opts ...Option) bool {
 	return indexFunc("par.ContainsFunc", s, f, opts) >= 0
 }

@@ -32,7 +32,12 @@ import (
 // Nobody waits for another task, so a task that is slow to run (its
 // worker busy, its goroutine descheduled, or its callback running a
 // nested parallel loop that makes its worker help elsewhere) holds up no
-// other task, and a panic in one stops nothing but its own task.
+// other task, and a panic in one stops nothing but its own task. A task
+// that has handed off maxHandOffs blocks in a row stops claiming: the
+// block they wait for is held by a task that does not run (more workers
+// than processors, as on a loaded machine), and every block it folds
+// ahead is work that the held task will have to scan anyway, on a
+// processor it shares.
 //
 // # Block states
 //
@@ -100,6 +105,12 @@ const (
 	blockPrefix
 )
 
+// maxHandOffs is how many blocks in a row a task hands off before it
+// stops claiming. At the start of a scan, a second task folds about
+// scan/fold (two to three) blocks while the first scans its first one,
+// and hands them all off: the bound leaves room for that.
+const maxHandOffs = 8
+
 // blockBounds returns block i of [0, n) cut into blocks of length block:
 // [i*block, min((i+1)*block, n)). The product is taken in 64 bits, where it
 // cannot overflow for the block of any index below n, so that a 32-bit int
@@ -163,20 +174,24 @@ func (b *blockScan[E]) run(w *core.Worker) {
 			b.failed.Store(true) // panicking: the other tasks stop claiming
 		}
 	}()
-	for !b.failed.Load() {
+	for handOffs := 0; handOffs < maxHandOffs && !b.failed.Load(); {
 		i := int(b.next.Add(1) - 1)
 		if i >= b.blocks {
 			break
 		}
-		b.resolve(i)
+		if b.resolve(i) {
+			handOffs = 0
+		} else {
+			handOffs++
+		}
 		w.Poll() // between blocks: this task holds nothing another one needs
 	}
 	ok = true
 }
 
 // resolve resolves block i, which this task claimed, and scans it and every
-// block it takes over, or publishes it as partial.
-func (b *blockScan[E]) resolve(i int) {
+// block it takes over, or publishes it as partial and reports false.
+func (b *blockScan[E]) resolve(i int) bool {
 	lo, hi := blockBounds(i, b.block, b.n)
 	if i == 0 || b.st[i-1].Load() == blockPrefix { // pairs with the Store of blockPrefix
 		carry := b.identity
@@ -186,26 +201,29 @@ func (b *blockScan[E]) resolve(i int) {
 		b.pre[i] = b.scan(lo, hi, carry)
 		b.st[i].Store(blockPrefix) // publish pre[i]
 		b.scanFrom(i+1, b.takeAfter(i))
-		return
+		return true
 	}
 	a := b.fold(lo, hi)
-	if carry, from, ok := b.lookBack(i); ok {
+	carry, from, ok := b.lookBack(i)
+	if ok {
 		b.pre[i] = b.op(carry, a)
 		b.st[i].Store(blockPrefix) // publish pre[i] before the scan: later blocks need not wait for it
 		last := b.takeAfter(i)
 		b.scan(lo, hi, carry)
 		b.scanFrom(i+1, last)
-	} else {
-		b.agg[i], b.part[i], b.span[i] = a, b.op(carry, a), from
-		b.st[i].Store(blockPartial) // publish agg, part and span; then check block i-1 (see the type's doc)
-		if b.st[i-1].Load() == blockPrefix && b.st[i].CompareAndSwap(blockPartial, blockTaken) {
-			b.pre[i] = b.op(b.pre[i-1], a)
-			b.st[i].Store(blockPrefix)
-			last := b.takeAfter(i)
-			b.scan(lo, hi, b.pre[i-1])
-			b.scanFrom(i+1, last)
-		}
+		return true
 	}
+	b.agg[i], b.part[i], b.span[i] = a, b.op(carry, a), from
+	b.st[i].Store(blockPartial) // publish agg, part and span; then check block i-1 (see the type's doc)
+	if b.st[i-1].Load() == blockPrefix && b.st[i].CompareAndSwap(blockPartial, blockTaken) {
+		b.pre[i] = b.op(b.pre[i-1], a)
+		b.st[i].Store(blockPrefix)
+		last := b.takeAfter(i)
+		b.scan(lo, hi, b.pre[i-1])
+		b.scanFrom(i+1, last)
+		return true
+	}
+	return false
 }
 
 // lookBack returns the combination of blocks 0..i-1 and true, reading back

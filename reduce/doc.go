@@ -68,7 +68,7 @@
 // are scanned on the calling goroutine.
 //
 // PrefixSum, PrefixSumInclusive and ScanBlocks scan in one pass over
-// memory. The range is cut into blocks (128 KiB of elements for the prefix
+// memory. The range is cut into blocks (256 KiB of elements for the prefix
 // sums, par.Grain elements for ScanBlocks), which one task per worker
 // claims in increasing order, and each block is resolved one of three ways:
 //

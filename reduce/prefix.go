@@ -13,11 +13,11 @@ import (
 // PrefixSumInclusive: small enough that a block and its part of dst stay
 // in a core's L2 cache between the block's fold and its scan, large enough
 // that the few atomic operations a block costs are lost in it.
-const prefixBlockBytes = 128 << 10
+const prefixBlockBytes = 256 << 10
 
 // scanBlockLen is ScanBlocks' block length when no par.Grain names one:
 // prefixBlockBytes of 8-byte elements.
-const scanBlockLen = 1 << 14
+const scanBlockLen = 1 << 15
 
 // PrefixSum writes the exclusive running sum of src into dst,
 //
@@ -71,19 +71,29 @@ func PrefixSumInclusive[S ~[]E, E Number](dst, src S, opts ...par.Option) {
 //
 //	total := reduce.ScanBlocks(len(src), 0, func(x, y int64) int64 { return x + y },
 //		func(lo, hi int) int64 {
-//			var s int64
-//			for _, v := range src[lo:hi] {
-//				s += v
+//			var s0, s1 int64 // two chains of additions run at once
+//			s := src[lo:hi]
+//			for ; len(s) >= 2; s = s[2:] {
+//				s0 += s[0]
+//				s1 += s[1]
 //			}
-//			return s
+//			for _, v := range s {
+//				s0 += v
+//			}
+//			return s0 + s1
 //		},
 //		func(lo, hi int, acc int64) int64 {
-//			for i := lo; i < hi; i++ {
-//				dst[i] = acc
-//				acc += src[i]
+//			d, s := dst[lo:hi], src[lo:hi] // sliced once: no bounds check per element
+//			for i, v := range s {
+//				d[i] = acc
+//				acc += v
 //			}
 //			return acc
 //		})
+//
+// A second worker gains what it saves in scans less what it spends in
+// folds, so fold should be as cheap as it can be made: several
+// accumulators for a sum, no writes.
 //
 // op must be associative with identity as its identity; it need not be
 // commutative. scan is called exactly once for each block, and fold at
@@ -95,7 +105,7 @@ func PrefixSumInclusive[S ~[]E, E Number](dst, src S, opts ...par.Option) {
 // block after its scan has started.
 //
 // It runs in one pass, as PrefixSum does. Its options are par.WithPool and
-// par.Grain, the block length (default 16384: 128 KiB of int64s; a block's
+// par.Grain, the block length (default 32768: 256 KiB of int64s; a block's
 // data should fit in a core's L2 cache). It panics if n is negative or op,
 // fold or scan is nil; a panic in a callback reaches the caller, with the
 // output partly written.

@@ -76,20 +76,27 @@ func prefixSum(dst, src []int64, pool *core.Pool) int64 {
 	return reduce.PrefixSum(dst, src, par.WithPool(pool))
 }
 
-// scanBlocksSum is the running sum as a ScanBlocks caller writes it.
+// scanBlocksSum is the running sum as ScanBlocks' doc writes it: the
+// serial loops over a block, the fold in two accumulators.
 func scanBlocksSum(dst, src []int64, pool *core.Pool) int64 {
 	return reduce.ScanBlocks(len(src), 0, primAdd,
 		func(lo, hi int) int64 {
-			var s int64
-			for _, v := range src[lo:hi] {
-				s += v
+			var s0, s1 int64
+			s := src[lo:hi]
+			for ; len(s) >= 2; s = s[2:] {
+				s0 += s[0]
+				s1 += s[1]
 			}
-			return s
+			for _, v := range s {
+				s0 += v
+			}
+			return s0 + s1
 		},
 		func(lo, hi int, acc int64) int64 {
-			for i := lo; i < hi; i++ {
-				dst[i] = acc
-				acc += src[i]
+			d, s := dst[lo:hi], src[lo:hi]
+			for i, v := range s {
+				d[i] = acc
+				acc += v
 			}
 			return acc
 		}, par.WithPool(pool))

@@ -122,8 +122,9 @@
 //     (package internal/pack).
 //   - IndexFunc, Index and IndexBlocks: the first 2048 elements serially,
 //     then ranges that double in length, each one parallel phase whose
-//     leaves search blocks of 256 elements and stop at a known earlier
-//     match. For a first match at i: work O(i + p·256), span O(log² i).
+//     leaves search blocks of b elements (256 for IndexFunc, 16384 for the
+//     others) and stop at a known earlier match. For a first match at i:
+//     work O(i + p·b), span O(log² i + b).
 //   - Shuffle: every element draws a bucket from a hash of (seed, index);
 //     count per block and bucket; sum bucket by bucket; scatter stably into
 //     a buffer; shuffle each bucket (16384 elements on average) in its

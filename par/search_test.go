@@ -134,7 +134,7 @@ func TestIndexAndIndexBlocks(t *testing.T) {
 					t.Fatalf("%s: first match at %d: IndexBlocks = %d", pt.name, at, blocks)
 				}
 				// Early exit, as for IndexFunc: O(i + p·b) indices searched.
-				limit := int64(par.SearchHead + 3*(at+1) + 2*p.Workers()*par.SearchBlock)
+				limit := int64(par.SearchHead + 3*(at+1) + 2*p.Workers()*par.IndexBlock)
 				if at < 0 {
 					limit = int64(n)
 				}

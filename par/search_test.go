@@ -27,6 +27,31 @@ func matchPositions(n int) []int {
 	return slices.Compact(s)
 }
 
+// placeMatches clears x and puts 1 at at, the first match, and at a few
+// places after it (nowhere if at is -1).
+func placeMatches(x []int32, at int) {
+	clear(x)
+	if at < 0 {
+		return
+	}
+	for _, i := range []int{at, at + 1, at + 700, len(x) - 1} {
+		if i < len(x) {
+			x[i] = 1
+		}
+	}
+}
+
+// searchLimit is the most elements a search of n elements with p workers
+// and blocks of b may check when the first match is at at: O(i + p·b).
+// Every range before the one holding the match is at most i long, that
+// range too, and once the match is known each worker ends its block.
+func searchLimit(at, n, p, b int) int64 {
+	if at < 0 {
+		return int64(n)
+	}
+	return int64(par.SearchHead + 3*(at+1) + 2*p*b)
+}
+
 func TestIndexFunc(t *testing.T) {
 	n := 300_001
 	if testing.Short() || raceEnabled {
@@ -37,28 +62,13 @@ func TestIndexFunc(t *testing.T) {
 		for _, pt := range partitioners() {
 			opts := []par.Option{pt.opt, par.WithPool(p)}
 			for _, at := range matchPositions(n) {
-				clear(x)
-				if at >= 0 {
-					// The first match, then more after it.
-					for _, i := range []int{at, at + 1, at + 700, n - 1} {
-						if i < n {
-							x[i] = 1
-						}
-					}
-				}
+				placeMatches(x, at)
 				var calls atomic.Int64
 				hit := func(v int32) bool { calls.Add(1); return v == 1 }
 				if got := par.IndexFunc(x, hit, opts...); got != at {
 					t.Fatalf("%s: first match at %d: IndexFunc = %d", pt.name, at, got)
 				}
-				// Early exit: O(i + p·b) calls. Every range before the one
-				// holding the match is at most i long, that range too, and
-				// once the match is known each worker ends its block.
-				limit := int64(par.SearchHead + 3*(at+1) + 2*p.Workers()*par.SearchBlock)
-				if at < 0 {
-					limit = int64(n)
-				}
-				if c := calls.Load(); c > limit {
+				if c, limit := calls.Load(), searchLimit(at, n, p.Workers(), par.SearchBlock); c > limit {
 					t.Errorf("%s: first match at %d: f called %d times, more than %d", pt.name, at, c, limit)
 				}
 				if got := par.ContainsFunc(x, hit, opts...); got != (at >= 0) {
@@ -106,14 +116,7 @@ func TestIndexAndIndexBlocks(t *testing.T) {
 			}
 			opts := []par.Option{pt.opt, par.WithPool(p)}
 			for _, at := range matchPositions(n) {
-				clear(x)
-				if at >= 0 {
-					for _, i := range []int{at, at + 1, at + 700, n - 1} {
-						if i < n {
-							x[i] = 1
-						}
-					}
-				}
+				placeMatches(x, at)
 				if got := par.Index(x, 1, opts...); got != at {
 					t.Fatalf("%s: first match at %d: Index = %d", pt.name, at, got)
 				}
@@ -133,12 +136,7 @@ func TestIndexAndIndexBlocks(t *testing.T) {
 				if blocks != at {
 					t.Fatalf("%s: first match at %d: IndexBlocks = %d", pt.name, at, blocks)
 				}
-				// Early exit, as for IndexFunc: O(i + p·b) indices searched.
-				limit := int64(par.SearchHead + 3*(at+1) + 2*p.Workers()*par.IndexBlock)
-				if at < 0 {
-					limit = int64(n)
-				}
-				if c := searched.Load(); c > limit {
+				if c, limit := searched.Load(), searchLimit(at, n, p.Workers(), par.IndexBlock); c > limit {
 					t.Errorf("%s: first match at %d: %d indices searched, more than %d", pt.name, at, c, limit)
 				}
 			}

@@ -26,32 +26,12 @@ func countsOracle[K constraints.Integer](keys []K, buckets int) []int {
 	return counts
 }
 
-// countsSizes are the lengths Counts is checked on: around its serial
-// cutoff, 2^k±1 (up to 2^17, 2^14 under the race detector) and, unless the
-// run is short or raced, 10^6.
-func countsSizes() []int {
-	m := reduce.CountsSerialMax
-	s := []int{0, 1, 2, m - 1, m, m + 1, 2*m + 1}
-	top := 17
-	if raceEnabled {
-		top = 14
-	}
-	for k := 2; k <= top; k += 3 {
-		s = append(s, 1<<k-1, 1<<k+1)
-	}
-	if !testing.Short() && !raceEnabled {
-		s = append(s, 1_000_000)
-	}
-	slices.Sort(s)
-	return slices.Compact(s)
-}
-
 func TestCountsMatchesCountingLoop(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 10))
 	pooltest.Each(t, func(t *testing.T, p *core.Pool) {
 		for _, pt := range partitioners() {
 			opts := []par.Option{pt.opt, par.WithPool(p)}
-			for _, n := range countsSizes() {
+			for _, n := range sizesAround(reduce.CountsSerialMax) {
 				if n > 1<<14 && pt.name != "auto" && pt.name != "static" {
 					continue
 				}
@@ -124,7 +104,7 @@ func TestHistogramBlocks(t *testing.T) {
 	pooltest.Each(t, func(t *testing.T, p *core.Pool) {
 		for _, pt := range partitioners() {
 			opts := []par.Option{pt.opt, par.WithPool(p)}
-			for _, n := range countsSizes() {
+			for _, n := range sizesAround(reduce.CountsSerialMax) {
 				if n > 1<<14 && pt.name != "auto" && pt.name != "static" {
 					continue
 				}

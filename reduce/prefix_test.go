@@ -17,25 +17,6 @@ import (
 	"github.com/gofork/gofork/reduce"
 )
 
-// prefixSizes returns 0, 1, the block length ±1 and twice it ±1, 2^k±1 up
-// to 2^17 (2^14 under the race detector) and, unless the run is short or
-// raced, five blocks and 10^6.
-func prefixSizes(block int) []int {
-	s := []int{0, 1, 2, 3, block - 1, block, block + 1, 2*block - 1, 2*block + 1}
-	top := 17
-	if raceEnabled {
-		top = 14
-	}
-	for k := 2; k <= top; k += 3 {
-		s = append(s, 1<<k-1, 1<<k+1)
-	}
-	if !testing.Short() && !raceEnabled {
-		s = append(s, 5*block+3, 1_000_000)
-	}
-	slices.Sort(s)
-	return slices.Compact(s)
-}
-
 // prefixOracle is the serial loop: the exclusive and inclusive running sums
 // and the total.
 func prefixOracle[E reduce.Number](src []E) (excl, incl []E, total E) {
@@ -82,14 +63,14 @@ func TestPrefixSumMatchesSerialLoop(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	pooltest.Each(t, func(t *testing.T, p *core.Pool) {
 		opt := par.WithPool(p)
-		for _, n := range prefixSizes(reduce.PrefixBlockLen[int64]()) {
+		for _, n := range sizesAround(reduce.PrefixBlockLen[int64]()) {
 			x := make([]int64, n)
 			for i := range x {
 				x[i] = rng.Int64() // sums wrap around, as in the serial loop
 			}
 			checkPrefix(t, x, opt)
 		}
-		for _, n := range prefixSizes(reduce.PrefixBlockLen[uint8]()) {
+		for _, n := range sizesAround(reduce.PrefixBlockLen[uint8]()) {
 			b := make([]uint8, n)
 			f := make([]float64, n) // small integers: every sum is exact
 			for i := range b {
@@ -173,7 +154,7 @@ func TestScanBlocksMatchesSerialLoop(t *testing.T) {
 			if block == 0 {
 				size = reduce.ScanBlockLen
 			}
-			for _, n := range prefixSizes(size) {
+			for _, n := range sizesAround(size) {
 				if block > 0 && block < 64 && n > 1<<14 {
 					continue // tens of thousands of blocks: enough for the hand-offs
 				}

@@ -711,6 +711,10 @@ func BenchmarkPrimIndex(b *testing.B) {
 			{name: "p=2", p: 2, run: index},
 			{name: "blocks-p=1", p: 1, run: blocks},
 			{name: "blocks-p=2", p: 2, run: blocks},
+			// No option: the Default pool, GOMAXPROCS workers (not woken
+			// before the run). An option costs an allocation, which
+			// shows at=500.
+			{name: "default", run: func(*core.Pool) { got = par.Index(x, 1) }},
 		}, func() error {
 			if got != at {
 				return fmt.Errorf("found %d, want %d", got, at)

@@ -102,49 +102,20 @@ func scanBlocksSum(dst, src []int64, pool *core.Pool) int64 {
 		}, par.WithPool(pool))
 }
 
-// setupPrimPrefix: an exclusive running sum of src[i] = i%1000, reps times
-// a run, checked at a few spots against the closed form.
+// setupPrimPrefix: runningSumJob's exclusive running sum, reps times a run.
 func setupPrimPrefix(name string, reps int, gofork func(dst, src []int64, pool *core.Pool) int64) func(string, int, int) (*job, error) {
 	return func(variant string, p, n int) (*job, error) {
-		src, dst := make([]int64, n), make([]int64, n)
-		for i := range src {
-			src[i] = int64(i % 1000)
-		}
-		prefix := func(k int) int64 { // the sum of src[:k]
-			r := int64(k % 1000)
-			return int64(k/1000)*(999*1000/2) + r*(r-1)/2
-		}
-		spots := []int{0, 1, 999, 1000, 1001, n / 3, n/2 + 7, n - 2, n - 1}
-		var total int64
-		j := &job{
-			reset: func() {
-				total = -1
-				for _, i := range spots {
-					dst[i] = -1
-				}
-			},
-			verify: func() error {
-				if total != prefix(n) {
-					return fmt.Errorf("%s: total %d, want %d", name, total, prefix(n))
-				}
-				for _, i := range spots {
-					if want := prefix(i); dst[i] != want {
-						return fmt.Errorf("%s: dst[%d] = %d, want %d", name, i, dst[i], want)
-					}
-				}
-				return nil
-			},
-		}
+		src, dst, total, j := runningSumJob(name, n, false)
 		return primBind(name, variant, p, j,
 			func() {
 				for range reps {
-					total = scanLoop(dst, src, false)
+					*total = scanLoop(dst, src, false)
 				}
 			},
 			func(pool *core.Pool) func() {
 				return func() {
 					for range reps {
-						total = gofork(dst, src, pool)
+						*total = gofork(dst, src, pool)
 					}
 				}
 			}, nil)
@@ -152,32 +123,16 @@ func setupPrimPrefix(name string, reps int, gofork func(dst, src []int64, pool *
 }
 
 func setupPrimFilterBlocks(variant string, p, n int) (*job, error) {
-	s := primRandom(n)
-	want := appendIf(s, primThird)
-	var got []uint64
-	j := &job{
-		reset: func() { got = nil },
-		verify: func() error {
-			if !slices.Equal(got, want) {
-				return fmt.Errorf("prim-filterblocks: kept %d elements, not the %d of the append loop", len(got), len(want))
+	return setupPrimThirds("prim-filterblocks", variant, p, n, func(s []uint64, pool *core.Pool) []uint64 {
+		return par.FilterBlocks(len(s), func(dst []uint64, lo, hi int) []uint64 {
+			for _, v := range s[lo:hi] {
+				if v%3 == 0 {
+					dst = append(dst, v)
+				}
 			}
-			return nil
-		},
-	}
-	return primBind("prim-filterblocks", variant, p, j,
-		func() { got = appendIf(s, primThird) },
-		func(pool *core.Pool) func() {
-			return func() {
-				got = par.FilterBlocks(len(s), func(dst []uint64, lo, hi int) []uint64 {
-					for _, v := range s[lo:hi] {
-						if v%3 == 0 {
-							dst = append(dst, v)
-						}
-					}
-					return dst
-				}, par.WithPool(pool))
-			}
-		}, nil)
+			return dst
+		}, par.WithPool(pool))
+	})
 }
 
 // countKeys is the counting loop over keys below primKeys.
@@ -226,54 +181,24 @@ func setupPrimCounts(blocks bool) func(string, int, int) (*job, error) {
 	}
 }
 
-// setupPrimIndex: zeros with a one at n-1, or at primEarlyAt searched
-// primEarlyReps times a run (scaled with n), by par.Index or, with blocks,
-// by IndexBlocks around the search loop.
+// setupPrimIndex: setupPrimSearch with par.Index or, with blocks,
+// IndexBlocks around the search loop; serial: slices.Index.
 func setupPrimIndex(name string, early, blocks bool) func(string, int, int) (*job, error) {
-	return func(variant string, p, n int) (*job, error) {
-		at, reps := n-1, 1
-		if early {
-			at, reps = primEarlyAt, primEarlyReps*n/primN
-		}
-		s := make([]int64, n)
-		s[at] = 1
-		var sum int // of the indexes found
-		j := &job{
-			reset: func() { sum = 0 },
-			verify: func() error {
-				if sum != reps*at {
-					return fmt.Errorf("%s: found index %v on average, want %d", name, float64(sum)/float64(reps), at)
-				}
-				return nil
-			},
-		}
-		search := func(pool *core.Pool) int {
+	return setupPrimSearch(name, early,
+		func(s []int64) int { return slices.Index(s, 1) },
+		func(s []int64, pool *core.Pool) int {
 			if !blocks {
 				return par.Index(s, 1, par.WithPool(pool))
 			}
 			return par.IndexBlocks(len(s), func(lo, hi int) int {
-				for i := lo; i < hi; i++ {
-					if s[i] == 1 {
-						return i
+				for i, v := range s[lo:hi] {
+					if v == 1 {
+						return lo + i
 					}
 				}
 				return -1
 			}, par.WithPool(pool))
-		}
-		return primBind(name, variant, p, j,
-			func() {
-				for range reps {
-					sum += slices.Index(s, 1)
-				}
-			},
-			func(pool *core.Pool) func() {
-				return func() {
-					for range reps {
-						sum += search(pool)
-					}
-				}
-			}, nil)
-	}
+		})
 }
 
 func setupPrimReduceBlocks(variant string, p, n int) (*job, error) {

@@ -186,8 +186,8 @@ func TestScanBlocksMatchesSerialLoop(t *testing.T) {
 	})
 }
 
-// TestScanBlocksHandOff scans thousands of short blocks on more workers
-// than processors, with callbacks that spin a little and yield at random,
+// TestScanBlocksHandOff scans thousands of short blocks, or fifty, on more
+// workers than processors, with callbacks that spin a little and yield at random,
 // so that blocks are folded, handed off and taken over in every order. The
 // scan of block 0 waits (for at most 100 ms) until a fold has started
 // elsewhere, so that the other workers are at work before the first block
@@ -208,6 +208,12 @@ func TestScanBlocksHandOff(t *testing.T) {
 			}
 			excl, _, total := prefixOracle(x)
 			dst := make([]int64, n)
+			// Thousands of one-to-three-element blocks, or about 50 (two
+			// lanes on two workers).
+			grain := 1 + r%3
+			if r%2 == 1 {
+				grain = n/50 + 1
+			}
 			var folds atomic.Int64
 			work := func(lo int) {
 				h := uint64(lo)*0x9e3779b97f4a7c15 + 1
@@ -238,7 +244,7 @@ func TestScanBlocksHandOff(t *testing.T) {
 						acc += x[i]
 					}
 					return acc
-				}, par.WithPool(p), par.Grain(1+r%3))
+				}, par.WithPool(p), par.Grain(grain))
 			if got != total {
 				t.Fatalf("p=%d round %d: ScanBlocks returned %d, want %d", w, r, got, total)
 			}

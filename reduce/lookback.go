@@ -301,8 +301,10 @@ func (b *blockScan[E]) lookBack(i int) (E, int, bool) {
 		case blockPartial, blockTaken:
 			acc = b.op(b.part[j], acc)
 			j = b.span[j] - 1 // the span's first block is at least 1: block 0 is never partial
-		default:
+		case blockEmpty:
 			return acc, j + 1, false
+		default:
+			panic("reduce: block scan: a block in an unknown state")
 		}
 	}
 }

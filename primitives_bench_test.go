@@ -163,15 +163,21 @@ func scanSerialOp[E any](dst, src []E, acc E, op func(E, E) E) E {
 
 func primAdd(a, b int64) int64 { return a + b }
 
-func BenchmarkPrimScan(b *testing.B) {
-	n := primN(100_000_000)
-	src, dst := make([]int64, n), make([]int64, n)
+// primScanInput returns the scans' input, n random int64 in [0, 1000), a
+// dst as long, and their sum.
+func primScanInput(n int) (src, dst []int64, sum int64) {
+	src, dst = make([]int64, n), make([]int64, n)
 	rng := rand.New(rand.NewPCG(1, 1))
-	var want int64
 	for i := range src {
 		src[i] = rng.Int64N(1000)
-		want += src[i]
+		sum += src[i]
 	}
+	return src, dst, sum
+}
+
+func BenchmarkPrimScan(b *testing.B) {
+	n := primN(100_000_000)
+	src, dst, want := primScanInput(n)
 	var total int64
 	scan := func(pool *core.Pool) { total = reduce.Scan(dst, src, 0, primAdd, par.WithPool(pool)) }
 	primBench(b, primSize(n), []primCase{
@@ -197,13 +203,7 @@ func scanInclusiveSerial(dst, src []int64) {
 
 func BenchmarkPrimScanInclusive(b *testing.B) {
 	n := primN(100_000_000)
-	src, dst := make([]int64, n), make([]int64, n)
-	rng := rand.New(rand.NewPCG(1, 1))
-	var want int64
-	for i := range src {
-		src[i] = rng.Int64N(1000)
-		want += src[i]
-	}
+	src, dst, want := primScanInput(n)
 	scan := func(pool *core.Pool) { reduce.ScanInclusive(dst, src, primAdd, par.WithPool(pool)) }
 	primBench(b, primSize(n), []primCase{
 		{name: "serial", run: func(*core.Pool) { scanInclusiveSerial(dst, src) }},
@@ -545,19 +545,27 @@ func BenchmarkPrimCompact(b *testing.B) {
 // --- IndexFunc: 10M int64, the match at the end or at 500 ---
 
 func BenchmarkPrimIndexFunc(b *testing.B) {
+	primSearch(b, func(x []int64, got *int) []primCase {
+		hit := func(v int64) bool { return v == 1 }
+		index := func(pool *core.Pool) { *got = par.IndexFunc(x, hit, par.WithPool(pool)) }
+		return []primCase{
+			{name: "serial", run: func(*core.Pool) { *got = slices.IndexFunc(x, hit) }},
+			{name: "p=1", p: 1, run: index},
+			{name: "p=2", p: 2, run: index},
+		}
+	})
+}
+
+// primSearch runs the contenders cases makes for 10M int64 zeros with a
+// one at the end, then at 500, each storing the index it found in *got.
+func primSearch(b *testing.B, cases func(x []int64, got *int) []primCase) {
 	n := primN(10_000_000)
 	x := make([]int64, n)
 	for _, at := range []int{n - 1, 500} {
 		clear(x)
 		x[at] = 1
 		var got int
-		hit := func(v int64) bool { return v == 1 }
-		index := func(pool *core.Pool) { got = par.IndexFunc(x, hit, par.WithPool(pool)) }
-		primBench(b, fmt.Sprintf("%s/at=%d", primSize(n), at), []primCase{
-			{name: "serial", run: func(*core.Pool) { got = slices.IndexFunc(x, hit) }},
-			{name: "p=1", p: 1, run: index},
-			{name: "p=2", p: 2, run: index},
-		}, func() error {
+		primBench(b, fmt.Sprintf("%s/at=%d", primSize(n), at), cases(x, &got), func() error {
 			if got != at {
 				return fmt.Errorf("found %d, want %d", got, at)
 			}
@@ -596,13 +604,7 @@ func scanBlocksSum(dst, src []int64, opts ...par.Option) int64 {
 
 func BenchmarkPrimPrefixSum(b *testing.B) {
 	for _, n := range []int{primN(100_000_000), primN(1_000_000)} {
-		src, dst := make([]int64, n), make([]int64, n)
-		rng := rand.New(rand.NewPCG(1, 1))
-		var want int64
-		for i := range src {
-			src[i] = rng.Int64N(1000)
-			want += src[i]
-		}
+		src, dst, want := primScanInput(n)
 		var total int64
 		prefix := func(pool *core.Pool) { total = reduce.PrefixSum(dst, src, par.WithPool(pool)) }
 		blocks := func(pool *core.Pool) { total = scanBlocksSum(dst, src, par.WithPool(pool)) }
@@ -623,13 +625,7 @@ func BenchmarkPrimPrefixSum(b *testing.B) {
 
 func BenchmarkPrimPrefixSumInclusive(b *testing.B) {
 	n := primN(100_000_000)
-	src, dst := make([]int64, n), make([]int64, n)
-	rng := rand.New(rand.NewPCG(1, 1))
-	var want int64
-	for i := range src {
-		src[i] = rng.Int64N(1000)
-		want += src[i]
-	}
+	src, dst, want := primScanInput(n)
 	prefix := func(pool *core.Pool) { reduce.PrefixSumInclusive(dst, src, par.WithPool(pool)) }
 	primBench(b, primSize(n), []primCase{
 		{name: "serial", run: func(*core.Pool) { scanInclusiveSerial(dst, src) }},
@@ -688,25 +684,20 @@ func BenchmarkPrimCounts(b *testing.B) {
 // --- Index and IndexBlocks: 10M int64, the match at the end or at 500 ---
 
 func BenchmarkPrimIndex(b *testing.B) {
-	n := primN(10_000_000)
-	x := make([]int64, n)
-	for _, at := range []int{n - 1, 500} {
-		clear(x)
-		x[at] = 1
-		var got int
-		index := func(pool *core.Pool) { got = par.Index(x, 1, par.WithPool(pool)) }
+	primSearch(b, func(x []int64, got *int) []primCase {
+		index := func(pool *core.Pool) { *got = par.Index(x, 1, par.WithPool(pool)) }
 		blocks := func(pool *core.Pool) {
-			got = par.IndexBlocks(len(x), func(lo, hi int) int {
-				for i := lo; i < hi; i++ {
-					if x[i] == 1 {
-						return i
+			*got = par.IndexBlocks(len(x), func(lo, hi int) int {
+				for i, v := range x[lo:hi] {
+					if v == 1 {
+						return lo + i
 					}
 				}
 				return -1
 			}, par.WithPool(pool))
 		}
-		primBench(b, fmt.Sprintf("%s/at=%d", primSize(n), at), []primCase{
-			{name: "serial", run: func(*core.Pool) { got = slices.Index(x, 1) }},
+		return []primCase{
+			{name: "serial", run: func(*core.Pool) { *got = slices.Index(x, 1) }},
 			{name: "p=1", p: 1, run: index},
 			{name: "p=2", p: 2, run: index},
 			{name: "blocks-p=1", p: 1, run: blocks},
@@ -714,14 +705,9 @@ func BenchmarkPrimIndex(b *testing.B) {
 			// No option: the Default pool, GOMAXPROCS workers (not woken
 			// before the run). An option costs an allocation, which
 			// shows at=500.
-			{name: "default", run: func(*core.Pool) { got = par.Index(x, 1) }},
-		}, func() error {
-			if got != at {
-				return fmt.Errorf("found %d, want %d", got, at)
-			}
-			return nil
-		})
-	}
+			{name: "default", run: func(*core.Pool) { *got = par.Index(x, 1) }},
+		}
+	})
 }
 
 // --- Sum and Reduce (the block form of MapReduce): 10M int64 ---

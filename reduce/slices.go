@@ -118,7 +118,8 @@ func MaxFunc[S ~[]E, E any](s S, cmp func(a, b E) int, opts ...par.Option) E {
 	}, first, false)
 }
 
-// Count returns the number of elements of s for which pred is true.
+// Count returns the number of elements of s for which pred is true. Reduce
+// is its block form, for when pred is cheap.
 func Count[S ~[]E, E any](s S, pred func(E) bool, opts ...par.Option) int {
 	return fold(resolve("reduce.Count", opts), 0, len(s), 0, func(lo, hi int, acc int) int {
 		for _, v := range s[lo:hi] {
@@ -134,6 +135,8 @@ func Count[S ~[]E, E any](s S, pred func(E) bool, opts ...par.Option) int {
 // mapf(s[len(s)-1])) computed in parallel: each subrange folds its mapped
 // elements from identity, and the results are joined in order. join must be
 // associative with identity as its identity; it need not be commutative.
+// Reduce is its block form, for when mapf and join are cheap: its body is
+// the caller's own loop over a subrange, where they compile in.
 func MapReduce[S ~[]E, E, T any](s S, identity T, mapf func(E) T, join func(x, y T) T, opts ...par.Option) T {
 	return fold(resolve("reduce.MapReduce", opts), 0, len(s), identity, func(lo, hi int, acc T) T {
 		for _, v := range s[lo:hi] {

@@ -75,6 +75,18 @@ func (c *Config) Mark(s Setting, name string) {
 // Has reports whether some option wrote setting s.
 func (c *Config) Has(s Setting) bool { return c.given&s != 0 }
 
+// TreeGrain is the leaf size of a Fixed loop's split tree under c:
+// Simple's bound, else the grain an option set, else deterministicGrain.
+func (c *Config) TreeGrain() uint64 {
+	switch {
+	case c.Kind == Simple:
+		return c.Simple
+	case c.Has(SetGrain):
+		return c.Grain
+	}
+	return deterministicGrain
+}
+
 // Resolve applies opts, in order, over the defaults (Auto, grain 1) for
 // the entry point named call (as a user writes it, "sortpar.Sort") and
 // returns the result. Without a pool option, the pool is the one whose task

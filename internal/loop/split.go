@@ -126,14 +126,7 @@ func Split[T any](n uint64, init T, ops Ops[T], c Config, done <-chan struct{}) 
 	p := c.Pool.Workers()
 	kind := c.Kind
 	if ops.Fixed {
-		switch {
-		case kind == Simple:
-			l.treeGrain = c.Simple
-		case c.Has(SetGrain):
-			l.treeGrain = c.Grain
-		default:
-			l.treeGrain = deterministicGrain
-		}
+		l.treeGrain = c.TreeGrain()
 		if kind != Simple {
 			kind = Auto
 		}

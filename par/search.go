@@ -135,21 +135,26 @@ func IndexBlocks(n int, find func(lo, hi int) int, opts ...Option) int {
 	if find == nil {
 		panic("par: IndexBlocks with a nil find")
 	}
-	checked := func(lo, hi int) int {
-		i := find(lo, hi)
-		if i != -1 && (i < lo || i >= hi) {
-			panic(fmt.Sprintf("par: IndexBlocks: find(%d, %d) returned %d, neither -1 nor in [%d, %d)", lo, hi, i, lo, hi))
-		}
-		return i
-	}
 	head := min(n, searchHead)
 	if head == 0 {
 		return -1
 	}
-	if i := checked(0, head); i >= 0 || head == n {
+	// The head is searched on the caller before the checked closure is
+	// made, so that a match found there costs no allocation.
+	if i := checkedFind(find, 0, head); i >= 0 || head == n {
 		return i
 	}
-	return searchFrom(c, n, head, indexBlock, checked)
+	return searchFrom(c, n, head, indexBlock, func(lo, hi int) int { return checkedFind(find, lo, hi) })
+}
+
+// checkedFind calls IndexBlocks' find on [lo, hi) and panics, naming the
+// values, if it returns anything but -1 or an index in [lo, hi).
+func checkedFind(find func(lo, hi int) int, lo, hi int) int {
+	i := find(lo, hi)
+	if i != -1 && (i < lo || i >= hi) {
+		panic(fmt.Sprintf("par: IndexBlocks: find(%d, %d) returned %d, neither -1 nor in [%d, %d)", lo, hi, i, lo, hi))
+	}
+	return i
 }
 
 // indexSerial returns the smallest index i with f(s[i]) true, or -1. It is

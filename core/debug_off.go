@@ -9,3 +9,6 @@ const debugChecks = false
 func (p *Pool) checkCounts(c uint64, node int32, sleepingChanged bool) {}
 func (p *Pool) checkEnterIdle(w *Worker)                               {}
 func (d *deque) checkShared()                                          {}
+func (p *Pool) checkFreeGuest(g *Worker)                               {}
+func checkUnregistered(t *gTable, g uintptr, w *Worker)                {}
+func (p *Pool) checkPlaces()                                           {}

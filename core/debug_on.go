@@ -59,3 +59,47 @@ func (d *deque) checkShared() {
 		panic(fmt.Sprintf("core: invariant I1: tail %d, split %d (owner's %d), head %d", tail, split, d.split, d.head))
 	}
 }
+
+// checkFreeGuest checks a guest record just taken: in no lane, holding no
+// place, its deque empty, awake and not searching.
+func (p *Pool) checkFreeGuest(g *Worker) {
+	if !g.guest || g.lane.Load() != nil || g.guestRec.lent != nil || g.dq.head != 0 || g.searching || g.idle != awake {
+		panic(fmt.Sprintf("core: invariant: guest record %d taken while in use (lane %p, lent %p, head %d, searching %v, idle state %d)",
+			g.id, g.lane.Load(), g.guestRec.lent, g.dq.head, g.searching, g.idle))
+	}
+}
+
+// checkUnregistered checks that the goroutine g has no live entry in the
+// worker table t: a goroutine is one pool's worker or guest at a time.
+// Caller holds gtabMu.
+func checkUnregistered(t *gTable, g uintptr, w *Worker) {
+	for i := gHash(g) & t.mask; ; i = (i + 1) & t.mask {
+		switch t.entries[i].g.Load() {
+		case g:
+			panic(fmt.Sprintf("core: invariant: goroutine %#x registers as worker %d while it is worker %d", g, w.id, t.entries[i].w.id))
+		case 0:
+			return
+		}
+	}
+}
+
+// checkPlaces checks the guests' count of the places they hold: it equals
+// the number of workers whose place a guest holds or claimed. Caller holds
+// sleep.mu.
+func (p *Pool) checkPlaces() {
+	n := 0
+	for _, w := range p.roster.Load().all {
+		if w.claim.Load() != nil {
+			n++
+			if w.guest || w.spare {
+				panic(fmt.Sprintf("core: invariant: guest %d claimed the place of worker %d, not a regular worker", w.claim.Load().id, w.id))
+			}
+		}
+		if w.idle == lent && w.claim.Load() == nil {
+			panic(fmt.Sprintf("core: invariant: worker %d is lent to no guest", w.id))
+		}
+	}
+	if c := p.guests.places.Load(); int(c) != n {
+		panic(fmt.Sprintf("core: invariant: guests hold %d places, %d workers are claimed", c, n))
+	}
+}

@@ -31,13 +31,7 @@ func (p *Pool) now() int64 { return int64(time.Since(p.start)) }
 // waiting, and its wait counts towards the pool's worst.
 func (p *Pool) rootStarted(r *rootHeader) {
 	p.rootsWaiting.Add(-1)
-	wait := p.now() - r.submitted
-	for {
-		m := p.maxRootWait.Load()
-		if wait <= m || p.maxRootWait.CompareAndSwap(m, wait) {
-			return
-		}
-	}
+	p.noteRootWait(p.now() - r.submitted)
 }
 
 // nudgeRoots, called by the governor while roots wait, asks the workers
@@ -84,11 +78,14 @@ func (p *Pool) overdueRoot() *rootHeader {
 // current stack and returns. A worker already running a root taken this way
 // takes no other, so the task it interrupted waits for one root at a time.
 func (w *Worker) attend() {
-	if w.inRoot {
+	if w.inRoot || w.guest {
 		return
 	}
 	r := w.inbox.take()
 	if r == nil {
+		if w.lane.Load() != nil {
+			return // inside a guest's root: its caller must not wait for another (guest.go)
+		}
 		if r = w.pool.overdueRoot(); r == nil {
 			return
 		}

@@ -47,7 +47,9 @@ func Run[R any](p *Pool, root func(w *Worker) R) R {
 		w.block(func() { r = submitAndWait(p, root, nil) })
 		return r
 	}
-	return submitAndWait(p, root, nil)
+	var r R
+	p.runGuest(func(w *Worker) { r = root(w) })
+	return r
 }
 
 // Run runs root on a worker of p and returns when it is done: Run (the
@@ -73,7 +75,7 @@ func (p *Pool) Run(root func(w *Worker)) {
 		w.block(func() { submitAndWait[struct{}](p, nil, root) })
 		return
 	}
-	submitAndWait[struct{}](p, nil, root)
+	p.runGuest(root)
 }
 
 // submitAndWait submits a root to p from outside its tasks and parks the
@@ -128,9 +130,9 @@ func (p *Pool) RunOn(id int, root func(w *Worker)) {
 		panic("core: RunOn with a nil root function")
 	}
 	all := p.roster.Load().all
-	if id < 0 || id >= len(all) || all[id].spare {
+	if id < 0 || id >= len(all) || all[id].index < 0 {
 		panic("core: RunOn(" + strconv.Itoa(id) + "): no regular worker has that ID (the pool has IDs [0, " +
-			strconv.Itoa(len(all)) + "), spares excluded)")
+			strconv.Itoa(len(all)) + "), spares and guests excluded)")
 	}
 	cur := workerOf(curg())
 	if cur != nil && cur.pool == p && cur.id == id {

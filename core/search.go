@@ -67,12 +67,13 @@ func (w *Worker) search(latch latch, leap int) bool {
 		}
 		if h, j, victim := w.trySteal(leap); h != nil {
 			w.found()
-			w.runStolen(h, victim)
+			if w.runStolen(h, victim) && latch == nil {
+				runtime.Gosched() // the idle loop: let the guest it woke run now (runStolen)
+			}
 			return true
 		} else if j != nil {
 			w.found()
-			w.stolen++
-			w.runJob(j)
+			w.runStolenJob(j, victim)
 			return true
 		}
 		if r := p.inj.pop(); r != nil {
@@ -83,8 +84,9 @@ func (w *Worker) search(latch latch, leap int) bool {
 		if p.quit.Load() {
 			break
 		}
-		if round >= searchRounds && (w.spare || p.cfg.scheduler == Lazy && spunOut(&spinStart, p.cfg.spin)) {
-			break
+		if round >= searchRounds && (w.spare || latch == nil && w.claim.Load() != nil ||
+			p.cfg.scheduler == Lazy && spunOut(&spinStart, p.cfg.spin)) {
+			break // a worker whose place a guest claimed does not spin: it goes lent (guest.go)
 		}
 		if round%yieldEvery == yieldEvery-1 {
 			runtime.Gosched()

@@ -41,6 +41,7 @@ type WorkerStats struct {
 	Idle          time.Duration // time spent asleep, parked or retired
 	Busy          time.Duration // Uptime - Idle: running or looking for work
 	Spare         bool          // a spare worker (see Blocking)
+	Guest         bool          // a guest record: callers' goroutines ran their roots with it (see Run)
 	// Parked: a regular worker parked because the pool runs fewer workers
 	// than it has (GOMAXPROCS shrank), or a retired spare. An idle worker
 	// that merely sleeps is not parked.
@@ -106,6 +107,7 @@ func (p *Pool) Stats() Stats {
 			CPU:           w.cpu,
 			Pinned:        w.pinned.Load(),
 			Spare:         w.spare,
+			Guest:         w.guest,
 			Parked:        w.idle == parked || w.idle == retired,
 		}
 		if w.pinErr != nil {

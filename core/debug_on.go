@@ -26,8 +26,12 @@ func (p *Pool) checkCounts(c uint64, node int32, sleepingChanged bool) {
 
 // checkEnterIdle checks that a worker about to wait is awake, in no list
 // and not counted as searching: a worker is idle for one reason at a time
-// and counted once. Caller holds sleep.mu.
-func (p *Pool) checkEnterIdle(w *Worker) {
+// and counted once. A guest waits only on a latch, outside the idle list
+// (guest.go). Caller holds sleep.mu.
+func (p *Pool) checkEnterIdle(w *Worker, why waitReason) {
+	if w.guest && why != forLatch {
+		panic(fmt.Sprintf("core: invariant: guest %d waits for reason %d, not on a latch", w.id, why))
+	}
 	if w.idle != awake {
 		panic(fmt.Sprintf("core: invariant: worker %d enters a wait in idle state %d", w.id, w.idle))
 	}
@@ -101,5 +105,14 @@ func (p *Pool) checkPlaces() {
 	}
 	if c := p.guests.places.Load(); int(c) != n {
 		panic(fmt.Sprintf("core: invariant: guests hold %d places, %d workers are claimed", c, n))
+	}
+}
+
+// checkMaySearch checks that a worker about to be counted as searching is
+// in no guest's lane and no guest itself: those help only their lane and
+// must not make producers rely on them (guest.go).
+func (w *Worker) checkMaySearch() {
+	if w.guest || w.lane.Load() != nil {
+		panic(fmt.Sprintf("core: invariant: worker %d (guest %v) searches in a guest's lane", w.id, w.guest))
 	}
 }

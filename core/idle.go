@@ -138,6 +138,9 @@ func (p *Pool) count(w *Worker, searching, sleeping int) (all uint32, node int32
 // startSearching counts w as searching, unless a waker did already. Owner
 // only.
 func (w *Worker) startSearching() {
+	if debugChecks {
+		w.checkMaySearch()
+	}
 	if !w.searching {
 		w.pool.count(w, 1, 0)
 		w.searching = true
@@ -231,7 +234,7 @@ func (p *Pool) enterIdle(w *Worker, why waitReason) {
 	s := &p.sleep
 	s.mu.Lock()
 	if debugChecks {
-		p.checkEnterIdle(w)
+		p.checkEnterIdle(w, why)
 	}
 	switch why {
 	case forWork:

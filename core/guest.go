@@ -67,11 +67,7 @@ func (p *Pool) runGuest(root func(*Worker)) {
 	g.lane.Store(g)
 	g.roots++
 	p.noteRootWait(p.now() - start)
-	var pe *PanicError
-	g.runTask(root, func(e *PanicError) { pe = e })
-	if pe != nil {
-		panic(pe)
-	}
+	runInline(g, root) // the task boundary; a panic goes on as a *PanicError
 }
 
 // takeGuest returns a guest record for the goroutine cg, a free one or a

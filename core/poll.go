@@ -6,14 +6,16 @@ import "time"
 // Share (and the slow paths of Join and Sync, shareSlow) share private
 // frames a thief asked for and serve roots that have waited too long.
 //
-// Fair service for roots (DESIGN.md, "Fair service for roots"). A root
-// submitted from outside waits in the injector (or, from RunOn, in one
-// worker's inbox) until a worker looks for work. A busy worker looks at its
-// poll points (Poll, Share, the slow paths of Join and Sync): one load of
-// rootsWaiting while nothing waits; otherwise it reads the clock and takes a
-// root of its inbox at once, or the oldest root of the injector once it has
-// waited rootWaitBound, and runs it on its own stack before going back to
-// its work.
+// Fair service for roots (DESIGN.md, "Fair service for roots"). A Run from
+// outside runs on its caller's goroutine (guest.go) and waits for nobody.
+// A root submitted from a task of another pool waits in the injector, and
+// one from RunOn in its worker's inbox, until a worker looks for work. A
+// busy worker looks at its poll points (Poll, Share, the slow paths of Join
+// and Sync): one load of rootsWaiting while nothing waits; otherwise it
+// reads the clock and takes a root of its inbox at once, or the oldest root
+// of the injector once it has waited rootWaitBound (unless it is in a
+// guest's lane), and runs it on its own stack before going back to its
+// work.
 
 // rootWaitBound is how long a root may wait in the injector before a busy
 // worker takes it at a poll point. Chosen by measurement (README, "Fair

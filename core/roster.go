@@ -116,10 +116,11 @@ func (p *Pool) startWorker(w *Worker) {
 }
 
 // MaxWorkerID returns one more than the largest worker ID the pool has
-// given so far (IDs are given in creation order, to regular workers and
-// spares alike, and never reused): a table indexed by Worker.ID needs this
-// many entries now. It grows when GOMAXPROCS grows past its earlier values
-// or a spare is started.
+// given so far (IDs are given in creation order, to regular workers,
+// spares and guests alike, and never reused): a table indexed by Worker.ID
+// needs this many entries now. It grows when GOMAXPROCS grows past its
+// earlier values, a spare is started, or more callers run roots from
+// outside at once than ever before.
 func (p *Pool) MaxWorkerID() int { return len(p.roster.Load().all) }
 
 // placeWorkers reads the topology and the order in which workers are placed

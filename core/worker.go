@@ -80,8 +80,9 @@ type workerStats struct {
 
 // ID returns the worker's ID in its pool: its index in the order workers
 // were created, from 0 to Pool.MaxWorkerID()-1, fixed for the life of the
-// pool. A pool that never grew and never started a spare has the IDs 0 to
-// Workers()-1.
+// pool. Until a pool grows, its regular workers have the IDs 0 to
+// Workers()-1; spares and guests (the records callers' goroutines run
+// their roots with, see Run) take the IDs after them.
 func (w *Worker) ID() int { return w.id }
 
 // Pool returns the pool the worker belongs to.

@@ -22,6 +22,7 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/gofork/gofork/core"
 	"github.com/gofork/gofork/linalg"
@@ -29,6 +30,7 @@ import (
 	"github.com/gofork/gofork/reduce"
 	"github.com/gofork/gofork/sortpar"
 	"github.com/gofork/gofork/uts"
+	"github.com/jfcg/sorty/v2"
 	"go.uber.org/goleak"
 
 	"github.com/gofork/gofork/internal/pooltest"
@@ -905,11 +907,15 @@ func utsBenchRun(b *testing.B, search func() uts.Result) {
 
 // ===== sortpar =====
 
-// Sorting benchmarks (issue 9). Each benchmark sorts one element type for
-// every input pattern, with the serial baseline from package slices
-// ("serial") and sortpar on pools of 1 and 2 workers in the same run. A
-// fresh copy of the input is made before every iteration with the timer
-// stopped. Sizes: 10M numbers and structs, 1M strings; -short divides by 100.
+// Sorting benchmarks. Each benchmark sorts one element type for every input
+// pattern and size, with the serial baseline from package slices
+// ("serial"), sortpar on pools of 1 and 2 workers, and the in-place Go peer
+// github.com/jfcg/sorty/v2 ("sorty", its default of up to 3 goroutines,
+// GOMAXPROCS as set), in the same run. A fresh copy of the input is made
+// before every iteration with the timer stopped. Sizes: 10^6 and 10^7
+// numbers, 10^7 32-byte structs, 10^6 and 5·10^6 strings; -short divides
+// by 100. B/op is what a sort allocates, alloc-% the same as a share of
+// the input's bytes.
 //
 //	GOMAXPROCS=2 flock /tmp/gofork-bench.lock go test -run '^$' -bench 'Sortpar' -benchtime 3x -count 5 .
 
@@ -935,24 +941,17 @@ func sortparN(n int) int {
 	return n
 }
 
-// sortparSizeName writes n as 1e7 and the like.
+// sortparSizeName writes n as 1e7, 5e6 and the like.
 func sortparSizeName(n int) string {
-	e := 0
-	for m := n; m >= 10 && m%10 == 0; m /= 10 {
+	e, m := 0, n
+	for m >= 10 && m%10 == 0 {
+		m /= 10
 		e++
 	}
-	if n == pow10(e) {
-		return fmt.Sprintf("n=1e%d", e)
+	if m < 10 {
+		return fmt.Sprintf("n=%de%d", m, e)
 	}
 	return fmt.Sprintf("n=%d", n)
-}
-
-func pow10(e int) int {
-	r := 1
-	for range e {
-		r *= 10
-	}
-	return r
 }
 
 // sortparInput returns n values of pattern p mapped through conv.
@@ -965,69 +964,116 @@ func sortparInput[E any](p, n int, conv func(rng *rand.Rand, v int64) E) []E {
 	return x
 }
 
-// sortparRun benchmarks sort on fresh copies of in, timing only the sort.
+// sortparRun benchmarks sort on fresh copies of in, timing only the sort,
+// and reports the time per element and what the sort allocated, also as a
+// share of the input's bytes.
 func sortparRun[E any](b *testing.B, in []E, sort func([]E)) {
 	x := make([]E, len(in))
+	b.ReportAllocs()
+	var before, after runtime.MemStats
+	var alloc uint64
+	// Finish the collection of the inputs made before this one: a GC cycle
+	// running during the sort takes a P for its mark worker, which a sort
+	// on two workers of two Ps feels at once.
+	runtime.GC()
 	b.ResetTimer()
 	for range b.N {
 		b.StopTimer()
 		copy(x, in)
+		runtime.ReadMemStats(&before)
 		b.StartTimer()
 		sort(x)
+		b.StopTimer()
+		runtime.ReadMemStats(&after)
+		alloc += after.TotalAlloc - before.TotalAlloc
+		b.StartTimer()
 	}
 	b.StopTimer()
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(in)), "ns/elem")
+	var e E
+	b.ReportMetric(100*float64(alloc)/float64(b.N)/float64(len(in))/float64(unsafe.Sizeof(e)), "alloc-%")
 }
 
 // sortparCase is one contender: a name and a sort given the pool (nil for
-// the serial baseline).
+// the serial baseline and sorty).
 type sortparCase[E any] struct {
 	name string
 	sort func(x []E, pool *core.Pool)
 }
 
-// sortparBench runs every pattern × contender; the "serial" contender gets
-// no pool, "p=1" and "p=2" get a fresh pool of that many workers, closed
-// after the sub-benchmark (so no other pool's workers are around).
-func sortparBench[E any](b *testing.B, n int, conv func(rng *rand.Rand, v int64) E, cases []sortparCase[E]) {
+// sortparBench runs every size × pattern × contender; the "serial" and
+// "sorty" contenders get no pool, "p=1" and "p=2" get a fresh pool of that
+// many workers, closed after the sub-benchmark (so no other pool's workers
+// are around).
+func sortparBench[E any](b *testing.B, sizes []int, conv func(rng *rand.Rand, v int64) E, cases []sortparCase[E]) {
 	workers := map[string]int{"p=1": 1, "p=2": 2}
-	for p := range sortparPatterns {
-		in := sortparInput(p, n, conv)
-		for _, c := range cases {
-			b.Run(fmt.Sprintf("%s/dist=%s/%s", sortparSizeName(n), sortparPatterns[p].name, c.name), func(b *testing.B) {
-				var pool *core.Pool
-				if w := workers[c.name]; w > 0 {
-					pool = core.New(core.WithWorkers(w))
-					defer pool.Close()
-				}
-				sortparRun(b, in, func(x []E) { c.sort(x, pool) })
-			})
+	for _, n := range sizes {
+		n = sortparN(n)
+		for p := range sortparPatterns {
+			in := sortparInput(p, n, conv)
+			for _, c := range cases {
+				b.Run(fmt.Sprintf("%s/dist=%s/%s", sortparSizeName(n), sortparPatterns[p].name, c.name), func(b *testing.B) {
+					var pool *core.Pool
+					if w := workers[c.name]; w > 0 {
+						pool = core.New(core.WithWorkers(w))
+						defer pool.Close()
+					}
+					sortparRun(b, in, func(x []E) { c.sort(x, pool) })
+				})
+			}
 		}
 	}
 }
 
-// sortparOrderedCases: slices.Sort against sortpar.Sort at p=1, p=2.
-func sortparOrderedCases[E cmp.Ordered]() []sortparCase[E] {
+// sortparOrderedCases: slices.Sort against sortpar.Sort at p=1, p=2 and
+// sorty.SortSlice.
+func sortparOrderedCases[E int64 | float64 | string]() []sortparCase[E] {
 	return []sortparCase[E]{
 		{"serial", func(x []E, _ *core.Pool) { slices.Sort(x) }},
 		{"p=1", func(x []E, p *core.Pool) { sortpar.Sort(x, par.WithPool(p)) }},
 		{"p=2", func(x []E, p *core.Pool) { sortpar.Sort(x, par.WithPool(p)) }},
+		{"sorty", func(x []E, _ *core.Pool) { sorty.SortSlice(x) }},
 	}
 }
 
 func BenchmarkSortparInt64(b *testing.B) {
-	sortparBench(b, sortparN(10_000_000), func(_ *rand.Rand, v int64) int64 { return v }, sortparOrderedCases[int64]())
+	sortparBench(b, []int{1_000_000, 10_000_000}, func(_ *rand.Rand, v int64) int64 { return v }, sortparOrderedCases[int64]())
+}
+
+// BenchmarkSortparInt64Huge sorts 10^8 random int64 (800 MB; 10^6 under
+// -short), where the in-place sorts must show: alloc-% is the heap a sort
+// allocates as a share of the input.
+//
+//	GOMAXPROCS=2 flock /tmp/gofork-bench.lock go test -run '^$' -bench 'SortparInt64Huge' -benchtime 1x -count 5 .
+func BenchmarkSortparInt64Huge(b *testing.B) {
+	n := sortparN(100_000_000)
+	rng := rand.New(rand.NewPCG(1, 0))
+	in := make([]int64, n)
+	for i := range in {
+		in[i] = int64(rng.Uint64())
+	}
+	workers := map[string]int{"p=1": 1, "p=2": 2}
+	for _, c := range sortparOrderedCases[int64]() {
+		b.Run(fmt.Sprintf("%s/dist=random/%s", sortparSizeName(n), c.name), func(b *testing.B) {
+			var pool *core.Pool
+			if w := workers[c.name]; w > 0 {
+				pool = core.New(core.WithWorkers(w))
+				defer pool.Close()
+			}
+			sortparRun(b, in, func(x []int64) { c.sort(x, pool) })
+		})
+	}
 }
 
 func BenchmarkSortparFloat64(b *testing.B) {
-	sortparBench(b, sortparN(10_000_000), func(rng *rand.Rand, v int64) float64 { return float64(v) / 1024 }, sortparOrderedCases[float64]())
+	sortparBench(b, []int{10_000_000}, func(rng *rand.Rand, v int64) float64 { return float64(v) / 1024 }, sortparOrderedCases[float64]())
 }
 
 // BenchmarkSortparString sorts 16-byte strings: 16 random bytes for the
 // random pattern, otherwise the pattern value big-endian after a shared
 // 8-byte prefix (so the order follows the pattern).
 func BenchmarkSortparString(b *testing.B) {
-	sortparBench(b, sortparN(1_000_000), func(rng *rand.Rand, v int64) string {
+	sortparBench(b, []int{1_000_000, 5_000_000}, func(rng *rand.Rand, v int64) string {
 		var s [16]byte
 		if v > 1<<32 || v < 0 { // the random pattern
 			binary.LittleEndian.PutUint64(s[:8], rng.Uint64())
@@ -1040,7 +1086,8 @@ func BenchmarkSortparString(b *testing.B) {
 	}, sortparOrderedCases[string]())
 }
 
-// sortparRecord is the struct of the SortFunc benchmarks: sorted by key.
+// sortparRecord is the 16-byte struct of the stable sort benchmarks:
+// sorted by key.
 type sortparRecord struct {
 	key, payload int64
 }
@@ -1049,16 +1096,107 @@ func sortparRecordCmp(a, b sortparRecord) int { return cmp.Compare(a.key, b.key)
 
 func sortparRecords(_ *rand.Rand, v int64) sortparRecord { return sortparRecord{v, v ^ 0x5bd1e995} }
 
-func BenchmarkSortparStructFunc(b *testing.B) {
-	sortparBench(b, sortparN(10_000_000), sortparRecords, []sortparCase[sortparRecord]{
-		{"serial", func(x []sortparRecord, _ *core.Pool) { slices.SortFunc(x, sortparRecordCmp) }},
-		{"p=1", func(x []sortparRecord, p *core.Pool) { sortpar.SortFunc(x, sortparRecordCmp, par.WithPool(p)) }},
-		{"p=2", func(x []sortparRecord, p *core.Pool) { sortpar.SortFunc(x, sortparRecordCmp, par.WithPool(p)) }},
+// sortparWide is the 32-byte struct of the SortFunc benchmarks: sorted by
+// an int64 key.
+type sortparWide struct {
+	key, a, b, c int64
+}
+
+func sortparWideCmp(a, b sortparWide) int { return cmp.Compare(a.key, b.key) }
+
+func sortparWides(_ *rand.Rand, v int64) sortparWide {
+	return sortparWide{v, v ^ 0x5bd1e995, v >> 3, v << 5}
+}
+
+// sortyFunc sorts x by cmp with sorty, through the same comparison
+// function the other contenders call.
+func sortyFunc[E any](x []E, cmp func(a, b E) int) {
+	sorty.Sort(len(x), func(i, k, r, s int) bool {
+		if cmp(x[i], x[k]) < 0 {
+			if r != s {
+				x[r], x[s] = x[s], x[r]
+			}
+			return true
+		}
+		return false
 	})
 }
 
+// sortparFuncCases: slices.SortFunc against sortpar.SortFunc at p=1, p=2
+// and sorty.
+func sortparFuncCases[E any](cmp func(a, b E) int) []sortparCase[E] {
+	return []sortparCase[E]{
+		{"serial", func(x []E, _ *core.Pool) { slices.SortFunc(x, cmp) }},
+		{"p=1", func(x []E, p *core.Pool) { sortpar.SortFunc(x, cmp, par.WithPool(p)) }},
+		{"p=2", func(x []E, p *core.Pool) { sortpar.SortFunc(x, cmp, par.WithPool(p)) }},
+		{"sorty", func(x []E, _ *core.Pool) { sortyFunc(x, cmp) }},
+	}
+}
+
+func BenchmarkSortparStructFunc(b *testing.B) {
+	sortparBench(b, []int{10_000_000}, sortparWides, sortparFuncCases(sortparWideCmp))
+}
+
+// BenchmarkSortparAdversary sorts the input McIlroy's adversary builds
+// against slices.SortFunc (10^6 ints; 10^4 under -short): the values it
+// settled on while the serial pdqsort ran, as a fixed permutation.
+func BenchmarkSortparAdversary(b *testing.B) {
+	n := sortparN(1_000_000)
+	in := sortparKiller(n)
+	intCmp := func(a, b int) int { return cmp.Compare(a, b) }
+	for _, c := range sortparFuncCases(intCmp) {
+		b.Run(fmt.Sprintf("%s/dist=adversary/%s", sortparSizeName(n), c.name), func(b *testing.B) {
+			var pool *core.Pool
+			if w := map[string]int{"p=1": 1, "p=2": 2}[c.name]; w > 0 {
+				pool = core.New(core.WithWorkers(w))
+				defer pool.Close()
+			}
+			sortparRun(b, in, func(x []int) { c.sort(x, pool) })
+		})
+	}
+}
+
+// sortparKiller runs McIlroy's adversary ("A Killer Adversary for
+// Quicksort", 1999) against slices.SortFunc on n items and returns, for
+// each position of the input, the value the adversary gave the item there.
+func sortparKiller(n int) []int {
+	val := make([]int, n)
+	gas := n
+	for i := range val {
+		val[i] = gas
+	}
+	nsolid, candidate := 0, 0
+	ids := make([]int, n)
+	for i := range ids {
+		ids[i] = i
+	}
+	slices.SortFunc(ids, func(x, y int) int {
+		if val[x] == gas && val[y] == gas {
+			if x == candidate {
+				val[x] = nsolid
+			} else {
+				val[y] = nsolid
+			}
+			nsolid++
+		}
+		if val[x] == gas {
+			candidate = x
+		} else if val[y] == gas {
+			candidate = y
+		}
+		return cmp.Compare(val[x], val[y])
+	})
+	for i := range val {
+		if val[i] == gas {
+			val[i] = nsolid
+			nsolid++
+		}
+	}
+	return val
+}
+
 func BenchmarkSortparStructStableFunc(b *testing.B) {
-	sortparBench(b, sortparN(10_000_000), sortparRecords, []sortparCase[sortparRecord]{
+	sortparBench(b, []int{10_000_000}, sortparRecords, []sortparCase[sortparRecord]{
 		{"serial", func(x []sortparRecord, _ *core.Pool) { slices.SortStableFunc(x, sortparRecordCmp) }},
 		{"p=1", func(x []sortparRecord, p *core.Pool) {
 			sortpar.SortStableFunc(x, sortparRecordCmp, par.WithPool(p))

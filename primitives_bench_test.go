@@ -163,15 +163,21 @@ func scanSerialOp[E any](dst, src []E, acc E, op func(E, E) E) E {
 
 func primAdd(a, b int64) int64 { return a + b }
 
-func BenchmarkPrimScan(b *testing.B) {
-	n := primN(100_000_000)
-	src, dst := make([]int64, n), make([]int64, n)
+// primScanInput returns the scans' input, n random int64 in [0, 1000), a
+// dst as long, and their sum.
+func primScanInput(n int) (src, dst []int64, sum int64) {
+	src, dst = make([]int64, n), make([]int64, n)
 	rng := rand.New(rand.NewPCG(1, 1))
-	var want int64
 	for i := range src {
 		src[i] = rng.Int64N(1000)
-		want += src[i]
+		sum += src[i]
 	}
+	return src, dst, sum
+}
+
+func BenchmarkPrimScan(b *testing.B) {
+	n := primN(100_000_000)
+	src, dst, want := primScanInput(n)
 	var total int64
 	scan := func(pool *core.Pool) { total = reduce.Scan(dst, src, 0, primAdd, par.WithPool(pool)) }
 	primBench(b, primSize(n), []primCase{
@@ -197,13 +203,7 @@ func scanInclusiveSerial(dst, src []int64) {
 
 func BenchmarkPrimScanInclusive(b *testing.B) {
 	n := primN(100_000_000)
-	src, dst := make([]int64, n), make([]int64, n)
-	rng := rand.New(rand.NewPCG(1, 1))
-	var want int64
-	for i := range src {
-		src[i] = rng.Int64N(1000)
-		want += src[i]
-	}
+	src, dst, want := primScanInput(n)
 	scan := func(pool *core.Pool) { reduce.ScanInclusive(dst, src, primAdd, par.WithPool(pool)) }
 	primBench(b, primSize(n), []primCase{
 		{name: "serial", run: func(*core.Pool) { scanInclusiveSerial(dst, src) }},
@@ -264,11 +264,23 @@ func BenchmarkPrimFilter(b *testing.B) {
 	x, want := primRandom(n, 2)
 	var out []uint64
 	filter := func(pool *core.Pool) { out = par.Filter(x, primThird, par.WithPool(pool)) }
+	blocks := func(pool *core.Pool) {
+		out = par.FilterBlocks(len(x), func(dst []uint64, lo, hi int) []uint64 {
+			for _, v := range x[lo:hi] {
+				if v%3 == 0 {
+					dst = append(dst, v)
+				}
+			}
+			return dst
+		}, par.WithPool(pool))
+	}
 	primBench(b, primSize(n), []primCase{
 		{name: "serial", run: func(*core.Pool) { out = filterAppend(x) }},
 		{name: "serial-func", run: func(*core.Pool) { out = filterAppendFunc(x, primThird) }},
 		{name: "p=1", p: 1, run: filter},
 		{name: "p=2", p: 2, run: filter},
+		{name: "blocks-p=1", p: 1, run: blocks},
+		{name: "blocks-p=2", p: 2, run: blocks},
 	}, func() error {
 		if len(out) != want || out[len(out)-1]%3 != 0 {
 			return fmt.Errorf("kept %d, want %d", len(out), want)
@@ -533,23 +545,214 @@ func BenchmarkPrimCompact(b *testing.B) {
 // --- IndexFunc: 10M int64, the match at the end or at 500 ---
 
 func BenchmarkPrimIndexFunc(b *testing.B) {
+	primSearch(b, func(x []int64, got *int) []primCase {
+		hit := func(v int64) bool { return v == 1 }
+		index := func(pool *core.Pool) { *got = par.IndexFunc(x, hit, par.WithPool(pool)) }
+		return []primCase{
+			{name: "serial", run: func(*core.Pool) { *got = slices.IndexFunc(x, hit) }},
+			{name: "p=1", p: 1, run: index},
+			{name: "p=2", p: 2, run: index},
+		}
+	})
+}
+
+// primSearch runs the contenders cases makes for 10M int64 zeros with a
+// one at the end, then at 500, each storing the index it found in *got.
+func primSearch(b *testing.B, cases func(x []int64, got *int) []primCase) {
 	n := primN(10_000_000)
 	x := make([]int64, n)
 	for _, at := range []int{n - 1, 500} {
 		clear(x)
 		x[at] = 1
 		var got int
-		hit := func(v int64) bool { return v == 1 }
-		index := func(pool *core.Pool) { got = par.IndexFunc(x, hit, par.WithPool(pool)) }
-		primBench(b, fmt.Sprintf("%s/at=%d", primSize(n), at), []primCase{
-			{name: "serial", run: func(*core.Pool) { got = slices.IndexFunc(x, hit) }},
-			{name: "p=1", p: 1, run: index},
-			{name: "p=2", p: 2, run: index},
-		}, func() error {
+		primBench(b, fmt.Sprintf("%s/at=%d", primSize(n), at), cases(x, &got), func() error {
 			if got != at {
 				return fmt.Errorf("found %d, want %d", got, at)
 			}
 			return nil
 		})
 	}
+}
+
+// --- PrefixSum and ScanBlocks: int64 into a preallocated dst ---
+
+// scanBlocksSum is the running sum as ScanBlocks' doc writes it: the
+// serial loops over a block, the fold in two accumulators.
+func scanBlocksSum(dst, src []int64, opts ...par.Option) int64 {
+	return reduce.ScanBlocks(len(src), 0, primAdd,
+		func(lo, hi int) int64 {
+			var s0, s1 int64
+			s := src[lo:hi]
+			for ; len(s) >= 2; s = s[2:] {
+				s0 += s[0]
+				s1 += s[1]
+			}
+			for _, v := range s {
+				s0 += v
+			}
+			return s0 + s1
+		},
+		func(lo, hi int, acc int64) int64 {
+			d, s := dst[lo:hi], src[lo:hi]
+			for i, v := range s {
+				d[i] = acc
+				acc += v
+			}
+			return acc
+		}, opts...)
+}
+
+func BenchmarkPrimPrefixSum(b *testing.B) {
+	for _, n := range []int{primN(100_000_000), primN(1_000_000)} {
+		src, dst, want := primScanInput(n)
+		var total int64
+		prefix := func(pool *core.Pool) { total = reduce.PrefixSum(dst, src, par.WithPool(pool)) }
+		blocks := func(pool *core.Pool) { total = scanBlocksSum(dst, src, par.WithPool(pool)) }
+		primBench(b, primSize(n), []primCase{
+			{name: "serial", run: func(*core.Pool) { total = scanSerial(dst, src) }},
+			{name: "p=1", p: 1, run: prefix},
+			{name: "p=2", p: 2, run: prefix},
+			{name: "blocks-p=1", p: 1, run: blocks},
+			{name: "blocks-p=2", p: 2, run: blocks},
+		}, func() error {
+			if total != want || dst[n-1] != want-src[n-1] {
+				return fmt.Errorf("total %d, dst[n-1] %d; want %d, %d", total, dst[n-1], want, want-src[n-1])
+			}
+			return nil
+		})
+	}
+}
+
+func BenchmarkPrimPrefixSumInclusive(b *testing.B) {
+	n := primN(100_000_000)
+	src, dst, want := primScanInput(n)
+	prefix := func(pool *core.Pool) { reduce.PrefixSumInclusive(dst, src, par.WithPool(pool)) }
+	primBench(b, primSize(n), []primCase{
+		{name: "serial", run: func(*core.Pool) { scanInclusiveSerial(dst, src) }},
+		{name: "p=1", p: 1, run: prefix},
+		{name: "p=2", p: 2, run: prefix},
+	}, func() error {
+		if dst[n-1] != want {
+			return fmt.Errorf("dst[n-1] = %d, want %d", dst[n-1], want)
+		}
+		return nil
+	})
+}
+
+// --- Counts and HistogramBlocks: 10M random keys into 2^16 buckets ---
+
+func countLoop(keys []uint32, buckets int) []int {
+	counts := make([]int, buckets)
+	for _, k := range keys {
+		counts[k]++
+	}
+	return counts
+}
+
+func BenchmarkPrimCounts(b *testing.B) {
+	n := primN(10_000_000)
+	const buckets = 1 << 16
+	keys := make([]uint32, n)
+	rng := rand.New(rand.NewPCG(8, 8))
+	for i := range keys {
+		keys[i] = uint32(rng.IntN(buckets))
+	}
+	want := countLoop(keys, buckets)
+	var h []int
+	counts := func(pool *core.Pool) { h = reduce.Counts(keys, buckets, par.WithPool(pool)) }
+	blocks := func(pool *core.Pool) {
+		h = reduce.HistogramBlocks(len(keys), buckets, func(lo, hi int, counts []int) {
+			for _, k := range keys[lo:hi] {
+				counts[k]++
+			}
+		}, par.WithPool(pool))
+	}
+	primBench(b, primSize(n), []primCase{
+		{name: "serial", run: func(*core.Pool) { h = countLoop(keys, buckets) }},
+		{name: "p=1", p: 1, run: counts},
+		{name: "p=2", p: 2, run: counts},
+		{name: "blocks-p=1", p: 1, run: blocks},
+		{name: "blocks-p=2", p: 2, run: blocks},
+	}, func() error {
+		if !slices.Equal(h, want) {
+			return fmt.Errorf("counts differ from the counting loop")
+		}
+		return nil
+	})
+}
+
+// --- Index and IndexBlocks: 10M int64, the match at the end or at 500 ---
+
+func BenchmarkPrimIndex(b *testing.B) {
+	primSearch(b, func(x []int64, got *int) []primCase {
+		index := func(pool *core.Pool) { *got = par.Index(x, 1, par.WithPool(pool)) }
+		blocks := func(pool *core.Pool) {
+			*got = par.IndexBlocks(len(x), func(lo, hi int) int {
+				for i, v := range x[lo:hi] {
+					if v == 1 {
+						return lo + i
+					}
+				}
+				return -1
+			}, par.WithPool(pool))
+		}
+		return []primCase{
+			{name: "serial", run: func(*core.Pool) { *got = slices.Index(x, 1) }},
+			{name: "p=1", p: 1, run: index},
+			{name: "p=2", p: 2, run: index},
+			{name: "blocks-p=1", p: 1, run: blocks},
+			{name: "blocks-p=2", p: 2, run: blocks},
+			// No option: the Default pool, GOMAXPROCS workers (not woken
+			// before the run). An option costs an allocation, which
+			// shows at=500.
+			{name: "default", run: func(*core.Pool) { *got = par.Index(x, 1) }},
+		}
+	})
+}
+
+// --- Sum and Reduce (the block form of MapReduce): 10M int64 ---
+
+func sumLoop(s []int64) int64 {
+	var t int64
+	for _, v := range s {
+		t += v
+	}
+	return t
+}
+
+func BenchmarkPrimSum(b *testing.B) {
+	n := primN(10_000_000)
+	x := make([]int64, n)
+	rng := rand.New(rand.NewPCG(9, 9))
+	var want int64
+	for i := range x {
+		x[i] = rng.Int64N(1000)
+		want += x[i]
+	}
+	var got int64
+	sum := func(pool *core.Pool) { got = reduce.Sum(x, par.WithPool(pool)) }
+	blocks := func(pool *core.Pool) {
+		got = reduce.Reduce(0, len(x), 0, func(lo, hi int, acc int64) int64 {
+			for _, v := range x[lo:hi] {
+				acc += v
+			}
+			return acc
+		}, primAdd, par.WithPool(pool))
+	}
+	mapReduce := func(pool *core.Pool) {
+		got = reduce.MapReduce(x, 0, func(v int64) int64 { return v }, primAdd, par.WithPool(pool))
+	}
+	primBench(b, primSize(n), []primCase{
+		{name: "serial", run: func(*core.Pool) { got = sumLoop(x) }},
+		{name: "p=1", p: 1, run: sum},
+		{name: "p=2", p: 2, run: sum},
+		{name: "blocks-p=1", p: 1, run: blocks},
+		{name: "blocks-p=2", p: 2, run: blocks},
+		{name: "mapreduce-p=2", p: 2, run: mapReduce},
+	}, func() error {
+		if got != want {
+			return fmt.Errorf("sum %d, want %d", got, want)
+		}
+		return nil
+	})
 }

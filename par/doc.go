@@ -80,7 +80,7 @@
 // function on the worker's deque and allocates nothing; Wait inside a task
 // runs the group's functions and other work instead of blocking. Groups
 // nest, inside loops and around them, on the same workers. A panic in a
-// function no longer kills the process: Wait re-raises it.
+// function does not kill the process: Wait re-raises it.
 //
 // # Streams
 //
@@ -101,9 +101,9 @@
 //
 // # Slice primitives
 //
-// Filter, DeleteFunc, IndexFunc, ContainsFunc and Shuffle mirror their
-// serial twins in package slices (and math/rand for Shuffle), with the same
-// results, and run as a few fork-join phases of loops over blocks of the
+// Filter, DeleteFunc, IndexFunc, ContainsFunc, Index, Contains and Shuffle
+// mirror their serial twins in package slices (and math/rand for Shuffle),
+// with the same results, and run as a few fork-join phases of loops over blocks of the
 // slice (1024 elements; a Grain or Simple size is rounded up to whole
 // blocks). The callbacks are called once per element (IndexFunc: until the
 // match), from several workers at once, so they must be safe for that.
@@ -120,10 +120,11 @@
 //     O(n/R · (log R + R/1024)) for rounds of R elements, or more while the
 //     first rounds drop few elements. sortpar.Compact packs the same way
 //     (package internal/pack).
-//   - IndexFunc: the first 2048 elements serially, then ranges that double
-//     in length, each one parallel phase whose leaves stop at a known
-//     earlier match. For a first match at i: work O(i + p·256), span
-//     O(log² i).
+//   - IndexFunc, Index and IndexBlocks: the first 2048 elements serially,
+//     then ranges that double in length, each one parallel phase whose
+//     leaves search blocks of b elements (256 for IndexFunc, 16384 for the
+//     others) and stop at a known earlier match. For a first match at i:
+//     work O(i + p·b), span O(log² i + b).
 //   - Shuffle: every element draws a bucket from a hash of (seed, index);
 //     count per block and bucket; sum bucket by bucket; scatter stably into
 //     a buffer; shuffle each bucket (16384 elements on average) in its
@@ -135,11 +136,30 @@
 // reaches the caller, and a slice written in place (DeleteFunc) then holds a
 // mix of old and moved elements.
 //
+// # Built-in ops and block forms
+//
 // A callback is a call through a func value, which Go does not inline: it
 // costs about a nanosecond per element, which is why IndexFunc on one
 // worker runs at about a quarter of slices.IndexFunc's speed (whose
-// callback is inlined at the call site). A program built with
-// profile-guided optimization (go build -pgo) gets a hot callback that is a
-// named function devirtualized and inlined into gofork's loops (the
-// benchmarks document measures it).
+// callback is inlined at the call site). Two kinds of function have no
+// call per element:
+//
+//   - built-in ops: Index and Contains search by ==, compiled into the
+//     search's own loop;
+//   - block forms, whose callback is the caller's own loop over a block
+//     [lo, hi) of an index range, so that the test or body compiles into
+//     that loop and the call is paid once per block: ForRange for For,
+//     ForEach and Map; IndexBlocks for IndexFunc and ContainsFunc;
+//     FilterBlocks for Filter. Package reduce has the others (ScanBlocks,
+//     HistogramBlocks, and Reduce for MapReduce).
+//
+// FilterBlocks appends each block's output to a buffer per run of blocks
+// on one worker (a range a thief takes starts a new one); the counts,
+// summed in block order, place each block's output in one result of the
+// exact length, where the buffers are copied in parallel. Work O(n + k) for
+// k elements kept, span O(log n + n/1024 + k/p).
+//
+// A program built with profile-guided optimization (go build -pgo) gets a
+// hot callback that is a named function devirtualized and inlined into
+// gofork's per-element loops (the benchmarks document measures it).
 package par

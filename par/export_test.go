@@ -5,6 +5,7 @@ const (
 	FilterSerialMax = filterSerialMax
 	SearchHead      = searchHead
 	SearchBlock     = searchBlock
+	IndexBlock      = indexBlock
 )
 
 // SetShuffleSizes sets Shuffle's serial cutoff and bucket length, so that

@@ -22,7 +22,7 @@ const filterSerialMax = 1 << 13
 // which gives every block its place in the result; then each block copies
 // its kept elements there. It takes For's options: the partitioner applies
 // to the blocks, a Grain or Simple size rounded up to whole blocks of 1024
-// elements.
+// elements. FilterBlocks is its block form, for when keep is cheap.
 func Filter[S ~[]E, E any](s S, keep func(E) bool, opts ...Option) S {
 	if keep == nil {
 		panic("par: Filter with a nil keep")

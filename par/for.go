@@ -47,6 +47,8 @@ func indexLeaf[I constraints.Integer](lo I, body func(i I)) func(a, b uint64, _ 
 // WithPool, Grain and a partitioner (Auto, the default, Static, Simple or
 // Affinity).
 //
+// ForRange is its block form, for when body is cheap.
+//
 // Called from inside a task (a nested loop, a loop inside a sort), it runs
 // on the current worker of that task's pool unless WithPool names another; a
 // loop on another pool parks the calling worker until it is done. A panic in
@@ -105,6 +107,7 @@ func runCtx(call string, ctx context.Context, n uint64, leaf func(a, b uint64, _
 
 // ForEach calls body(i, &s[i]) for every index of s, in parallel, with For's
 // rules and options; body may modify the element through the pointer.
+// ForRange is its block form, for when body is cheap.
 func ForEach[S ~[]E, E any](s S, body func(i int, e *E), opts ...Option) {
 	forRange("par.ForEach", 0, len(s), func(lo, hi int) {
 		for i := lo; i < hi; i++ {
@@ -114,7 +117,8 @@ func ForEach[S ~[]E, E any](s S, body func(i int, e *E), opts ...Option) {
 }
 
 // Map returns a new slice with fn(s[i]) at index i, computed in parallel with
-// For's rules and options.
+// For's rules and options. ForRange is its block form, for when fn is
+// cheap.
 func Map[S ~[]E, E, R any](s S, fn func(E) R, opts ...Option) []R {
 	out := make([]R, len(s))
 	forRange("par.Map", 0, len(s), func(lo, hi int) {

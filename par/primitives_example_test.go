@@ -46,3 +46,46 @@ func ExampleShuffle() {
 	fmt.Println(fmt.Sprint(a) == "["+strings.Join(b, " ")+"]", slices.Sorted(slices.Values(a)))
 	// Output: true [1 2 3 4 5 6 7 8]
 }
+
+func ExampleIndex() {
+	x := make([]int64, 1_000_000)
+	x[654_321] = 7
+	fmt.Println(par.Index(x, 7), par.Index(x, 8))
+	// Output: 654321 -1
+}
+
+func ExampleContains() {
+	fmt.Println(par.Contains([]string{"fork", "join"}, "join"))
+	// Output: true
+}
+
+func ExampleIndexBlocks() {
+	// The first element above a limit, with the test in the caller's loop.
+	x := make([]float64, 1_000_000)
+	x[876_543] = 2.5
+	i := par.IndexBlocks(len(x), func(lo, hi int) int {
+		for i := lo; i < hi; i++ {
+			if x[i] > 1 {
+				return i
+			}
+		}
+		return -1
+	})
+	fmt.Println(i)
+	// Output: 876543
+}
+
+func ExampleFilterBlocks() {
+	// The squares of the odd numbers, with the test in the caller's loop.
+	x := []int{1, 2, 3, 4, 5, 6, 7}
+	odd := par.FilterBlocks(len(x), func(dst []int, lo, hi int) []int {
+		for _, v := range x[lo:hi] {
+			if v%2 == 1 {
+				dst = append(dst, v*v)
+			}
+		}
+		return dst
+	})
+	fmt.Println(odd)
+	// Output: [1 9 25 49]
+}

@@ -1,6 +1,7 @@
 // Package reduce folds an index range or a slice to one value in parallel,
 // as fork-join tasks on a core.Pool. Every function takes ...par.Option, as
-// package par's loops do (the scans take par.WithPool only).
+// package par's loops do (the scans take par.WithPool only, ScanBlocks
+// also par.Grain).
 //
 // # Forms
 //
@@ -15,6 +16,24 @@
 // Sum, Min, Max, MinFunc, MaxFunc, Count and MapReduce cover the common
 // cases on slices.
 //
+// # Built-in ops and block forms
+//
+// A callback (op, bucket, mapf, pred) is a func value, and a call through
+// a func value is not inlined: it costs about a nanosecond, more than a
+// plain loop spends on an element. Two kinds of function have no call per
+// element:
+//
+//   - built-in ops: PrefixSum and PrefixSumInclusive (running sums), Counts
+//     (the histogram of integer keys), Sum, Min and Max;
+//   - block forms, whose callback is the caller's own loop over a block
+//     [lo, hi) of an index range, so that the op compiles into that loop
+//     and the call is paid once per block: ScanBlocks for Scan and
+//     ScanInclusive, HistogramBlocks for Histogram, Reduce for MapReduce
+//     and Count.
+//
+// They run as fast as the loop a caller would write by hand; the
+// per-element forms stay the shortest to call.
+//
 // # Order and associativity
 //
 // Results are joined left to right in range order: join(x, y) always has x
@@ -28,7 +47,7 @@
 // Partitioners (par.Auto, par.Simple, par.Static, par.Affinity, par.Grain)
 // work as they do for par.For.
 //
-// # Prefix combinations and histograms
+// # Prefix combinations
 //
 // Scan (exclusive, returning the total) and ScanInclusive write the prefix
 // combinations of a slice, as a serial loop would: dst[i] combines
@@ -46,8 +65,46 @@
 // on p. Span: two segments, 2n/(p+1): a speedup of (p+1)/2, which on two
 // workers (1.5) is the most any scan can reach (a prefix circuit's size
 // plus depth is at least 2n-2: Snir 1986). Slices of at most 4096 elements
-// are scanned on the calling goroutine. The phases are cut by the number of
-// workers, so partitioner options do not apply to the scans (they panic).
+// are scanned on the calling goroutine.
+//
+// PrefixSum, PrefixSumInclusive and ScanBlocks scan in one pass over
+// memory. The range is cut into blocks (256 KiB of elements for the prefix
+// sums, par.Grain elements for ScanBlocks), which one task per worker
+// claims in increasing order, and each block is resolved one of three ways:
+//
+//   - its predecessor's inclusive prefix is known when it is claimed: it is
+//     scanned at once, in one pass (with one worker, every block);
+//   - otherwise it is folded to its aggregate, which brings it into the
+//     worker's cache, and looks back over the blocks before it to the
+//     nearest one with a prefix, combining their aggregates on the way
+//     (decoupled look-back: Merrill and Garland, "Single-pass Parallel
+//     Prefix Scan with Decoupled Look-back", 2016); it publishes its own
+//     prefix, then scans the block again, from the cache;
+//   - if the look-back meets a block that has published nothing yet, the
+//     block is published as partial (its aggregate and that of the run of
+//     blocks back to that one) and handed off: the task that publishes the
+//     prefix of the block before it takes it over and scans it.
+//
+// Two workers that claim blocks in turn fold nearly every block. On a scan
+// of at most 64 blocks, which the cache holds, two workers start apart: the
+// first scans the first fifth of the blocks directly while the second
+// folds the blocks after them; the first takes those over and scans them,
+// and the second, its carry then known, scans the rest directly. That is
+// the schedule of a two-phase scan cut in three, with about two fifths of
+// the blocks folded instead of nearly all.
+//
+// No task waits for another, so a slow worker, a nested loop in a callback
+// or a panic holds up no other task; a task that hands off many blocks in
+// a row (the one they wait for is held by a worker that does not run)
+// stops claiming. Each element is read from memory once and written once. Work: one scan of every block and one fold of each
+// block whose carry was not known when it was claimed (none with one
+// worker, at most all of them), plus O(1) atomic operations and calls of op
+// per block.
+//
+// The scans' phases and blocks are cut by the number of workers and the
+// block length, so partitioner options do not apply to them (they panic).
+//
+// # Histograms
 //
 // Histogram counts elements per bucket as one split/join loop: each run of
 // leaves on one worker counts into one histogram, a range a thief takes
@@ -55,16 +112,22 @@
 // left. Work: n calls of bucket plus one histogram's worth of additions per
 // steal. Span: O(log n + buckets).
 //
+// Counts and HistogramBlocks count into one table per worker instead,
+// whatever the partitioner does (a block nested in another on the same
+// worker, under a parallel loop its callback ran, gets a table of its
+// own), and add the tables up at the end in parallel over the buckets:
+// work n plus p tables' worth of additions for p workers taking part.
+//
 // # Callbacks and PGO
 //
-// op and bucket are func values, and a call through a func value is not
-// inlined: it costs about a nanosecond, more than a plain loop spends on
-// an element, so on one worker Scan runs at about 0.4 of a hand-written
-// running sum and Histogram at 0.75 of a hand-written counting loop. A
-// program built with profile-guided optimization (go build -pgo, or a
-// default.pgo beside its main package) gets a hot callback that is a named
-// function devirtualized and inlined into the kernels, which then run as
-// fast as the hand-written loops; the benchmarks document has the figures.
+// On one worker, Scan runs at about 0.4 of a hand-written running sum and
+// Histogram at 0.75 of a hand-written counting loop, for the call per
+// element; the built-in ops and block forms above do not pay it. A program
+// built with profile-guided optimization (go build -pgo, or a default.pgo
+// beside its main package) gets a hot callback that is a named function
+// devirtualized and inlined into the per-element kernels, which then run
+// close to the hand-written loops; the benchmarks document has the
+// figures.
 //
 // A panic in op or bucket reaches the caller (wrapped as the core wraps
 // task panics); dst is then partly written, but nothing else is affected.

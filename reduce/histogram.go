@@ -19,6 +19,9 @@ import (
 // when both are done, so with one worker there is one histogram and no
 // addition, and with more one per steal (7 to 19 for 10^7 elements on two
 // workers).
+//
+// Counts is the form without a call per element for integer keys, and
+// HistogramBlocks the block form, for when bucket is cheap.
 func Histogram[S ~[]E, E any](s S, buckets int, bucket func(E) int, opts ...par.Option) []int {
 	return histogram(s, buckets, bucket, math.MaxUint32, opts)
 }

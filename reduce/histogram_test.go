@@ -17,7 +17,7 @@ func TestHistogramMatchesCountingLoop(t *testing.T) {
 	pooltest.Each(t, func(t *testing.T, p *core.Pool) {
 		for _, pt := range partitioners() {
 			opts := []par.Option{pt.opt, par.WithPool(p)}
-			for _, n := range scanSizes() {
+			for _, n := range sizesAround(reduce.ScanSerialMax) {
 				if n > 1<<14 && pt.name != "auto" && pt.name != "static" {
 					continue
 				}

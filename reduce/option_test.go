@@ -23,19 +23,26 @@ func TestNilOptionPanics(t *testing.T) {
 		s := make([]int, n)
 		add := func(a, b int) int { return a + b }
 		calls := map[string]func(){
-			"Reduce":        func() { reduce.Reduce(0, n, 0, func(lo, hi, acc int) int { return acc }, add, nil) },
-			"Deterministic": func() { reduce.Deterministic(0, n, 0, func(lo, hi, acc int) int { return acc }, add, nil) },
-			"ReduceBody":    func() { reduce.ReduceBody(0, n, &testBody{}, nil) },
-			"Sum":           func() { reduce.Sum(s, nil) },
-			"Min":           func() { reduce.Min(append(s, 1), nil) },
-			"Max":           func() { reduce.Max(append(s, 1), nil) },
-			"MinFunc":       func() { reduce.MinFunc(append(s, 1), func(a, b int) int { return a - b }, nil) },
-			"MaxFunc":       func() { reduce.MaxFunc(append(s, 1), func(a, b int) int { return a - b }, nil) },
-			"Count":         func() { reduce.Count(s, func(int) bool { return true }, nil) },
-			"MapReduce":     func() { reduce.MapReduce(s, 0, func(x int) int { return x }, add, nil) },
-			"Scan":          func() { reduce.Scan(make([]int, n), s, 0, add, nil) },
-			"ScanInclusive": func() { reduce.ScanInclusive(make([]int, n), s, add, nil) },
-			"Histogram":     func() { reduce.Histogram(s, 1, func(int) int { return 0 }, nil) },
+			"Reduce":             func() { reduce.Reduce(0, n, 0, func(lo, hi, acc int) int { return acc }, add, nil) },
+			"Deterministic":      func() { reduce.Deterministic(0, n, 0, func(lo, hi, acc int) int { return acc }, add, nil) },
+			"ReduceBody":         func() { reduce.ReduceBody(0, n, &testBody{}, nil) },
+			"Sum":                func() { reduce.Sum(s, nil) },
+			"Min":                func() { reduce.Min(append(s, 1), nil) },
+			"Max":                func() { reduce.Max(append(s, 1), nil) },
+			"MinFunc":            func() { reduce.MinFunc(append(s, 1), func(a, b int) int { return a - b }, nil) },
+			"MaxFunc":            func() { reduce.MaxFunc(append(s, 1), func(a, b int) int { return a - b }, nil) },
+			"Count":              func() { reduce.Count(s, func(int) bool { return true }, nil) },
+			"MapReduce":          func() { reduce.MapReduce(s, 0, func(x int) int { return x }, add, nil) },
+			"Scan":               func() { reduce.Scan(make([]int, n), s, 0, add, nil) },
+			"ScanInclusive":      func() { reduce.ScanInclusive(make([]int, n), s, add, nil) },
+			"Histogram":          func() { reduce.Histogram(s, 1, func(int) int { return 0 }, nil) },
+			"PrefixSum":          func() { reduce.PrefixSum(make([]int, n), s, nil) },
+			"PrefixSumInclusive": func() { reduce.PrefixSumInclusive(make([]int, n), s, nil) },
+			"ScanBlocks": func() {
+				reduce.ScanBlocks(n, 0, add, func(int, int) int { return 0 }, func(int, int, int) int { return 0 }, nil)
+			},
+			"Counts":          func() { reduce.Counts(s, 1, nil) },
+			"HistogramBlocks": func() { reduce.HistogramBlocks(n, 1, func(int, int, []int) {}, nil) },
 		}
 		for name, call := range calls {
 			want := "reduce: nil Option passed to reduce." + name
@@ -62,6 +69,16 @@ func TestOptionNotApplicable(t *testing.T) {
 			{"reduce.Histogram", "par.InFlight", func() { reduce.Histogram(s, 1, func(int) int { return 0 }, par.InFlight(2)) }},
 			{"reduce.Scan", "par.Grain", func() { reduce.Scan(make([]int, n), s, 0, add, par.Grain(64)) }},
 			{"reduce.ScanInclusive", "par.Static", func() { reduce.ScanInclusive(make([]int, n), s, add, par.Static()) }},
+			{"reduce.PrefixSum", "par.Grain", func() { reduce.PrefixSum(make([]int, n), s, par.Grain(64)) }},
+			{"reduce.PrefixSumInclusive", "par.Simple", func() { reduce.PrefixSumInclusive(make([]int, n), s, par.Simple(64)) }},
+			{"reduce.ScanBlocks", "par.Static", func() {
+				reduce.ScanBlocks(n, 0, add, func(int, int) int { return 0 }, func(int, int, int) int { return 0 }, par.Static())
+			}},
+			{"reduce.ScanBlocks", "par.InFlight", func() {
+				reduce.ScanBlocks(n, 0, add, func(int, int) int { return 0 }, func(int, int, int) int { return 0 }, par.InFlight(2))
+			}},
+			{"reduce.Counts", "par.InFlight", func() { reduce.Counts(s, 1, par.InFlight(2)) }},
+			{"reduce.HistogramBlocks", "par.InFlight", func() { reduce.HistogramBlocks(n, 1, func(int, int, []int) {}, par.InFlight(2)) }},
 		} {
 			want := "reduce: option " + tc.opt + " does not apply to " + tc.call
 			if v := catch(tc.f); fmt.Sprint(v) != want {

@@ -27,20 +27,6 @@ var affineID = affine{1, 0}
 
 func addInt64(x, y int64) int64 { return x + y }
 
-// scanSizes returns 0, 1, 2, 3, the serial cutoff ±1, 2^k±1 up to 2^17
-// and, unless the run is short or under the race detector, 10^6.
-func scanSizes() []int {
-	s := []int{0, 1, 2, 3, reduce.ScanSerialMax - 1, reduce.ScanSerialMax, reduce.ScanSerialMax + 1}
-	for k := 2; k <= 17; k += 3 {
-		s = append(s, 1<<k-1, 1<<k+1)
-	}
-	if !testing.Short() && !raceEnabled {
-		s = append(s, 1_000_000)
-	}
-	slices.Sort(s)
-	return slices.Compact(s)
-}
-
 // scanOracle is the serial loop the scans must match.
 func scanOracle[E any](src []E, identity E, op func(E, E) E) (excl, incl []E, total E) {
 	excl, incl = make([]E, len(src)), make([]E, len(src))
@@ -100,7 +86,7 @@ func firstDiff[E comparable](a, b []E) int {
 func TestScanMatchesSerialLoop(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	pooltest.Each(t, func(t *testing.T, p *core.Pool) {
-		for _, n := range scanSizes() {
+		for _, n := range sizesAround(reduce.ScanSerialMax) {
 			fs := make([]affine, n)
 			ints := make([]int64, n)
 			for i := range fs {

@@ -2,6 +2,7 @@ package reduce
 
 import (
 	"cmp"
+	"slices"
 
 	"golang.org/x/exp/constraints"
 
@@ -19,7 +20,11 @@ type Number interface {
 // a serial loop: the leaves add in four interleaved lanes and the tree adds
 // pairwise, which rounds less than a serial loop does).
 func Sum[S ~[]E, E Number](s S, opts ...par.Option) E {
-	return fold(resolve("reduce.Sum", opts), 0, len(s), E(0), func(lo, hi int, acc E) E {
+	c := resolve("reduce.Sum", opts)
+	if uint64(len(s)) <= c.TreeGrain() {
+		return sumSerial(s) // the tree is one leaf: its bits, without starting a task
+	}
+	return fold(c, 0, len(s), E(0), func(lo, hi int, acc E) E {
 		return acc + sumSerial(s[lo:hi])
 	}, add[E], true)
 }
@@ -50,7 +55,11 @@ func Min[S ~[]E, E cmp.Ordered](s S, opts ...par.Option) E {
 	if len(s) == 0 {
 		panic("reduce: Min of an empty slice")
 	}
-	return fold(resolve("reduce.Min", opts), 1, len(s), s[0], func(lo, hi int, acc E) E {
+	c := resolve("reduce.Min", opts)
+	if len(s) <= orderedSerialMax {
+		return slices.Min(s)
+	}
+	return fold(c, 1, len(s), s[0], func(lo, hi int, acc E) E {
 		for _, v := range s[lo:hi] {
 			acc = min(acc, v)
 		}
@@ -64,13 +73,22 @@ func Max[S ~[]E, E cmp.Ordered](s S, opts ...par.Option) E {
 	if len(s) == 0 {
 		panic("reduce: Max of an empty slice")
 	}
-	return fold(resolve("reduce.Max", opts), 1, len(s), s[0], func(lo, hi int, acc E) E {
+	c := resolve("reduce.Max", opts)
+	if len(s) <= orderedSerialMax {
+		return slices.Max(s)
+	}
+	return fold(c, 1, len(s), s[0], func(lo, hi int, acc E) E {
 		for _, v := range s[lo:hi] {
 			acc = max(acc, v)
 		}
 		return acc
 	}, maxOf[E], false)
 }
+
+// orderedSerialMax is the length up to which Min and Max run on the calling
+// goroutine: a comparison costs about a nanosecond, starting a task several
+// microseconds.
+const orderedSerialMax = 1 << 12
 
 func minOf[E cmp.Ordered](x, y E) E { return min(x, y) }
 func maxOf[E cmp.Ordered](x, y E) E { return max(x, y) }
@@ -118,7 +136,8 @@ func MaxFunc[S ~[]E, E any](s S, cmp func(a, b E) int, opts ...par.Option) E {
 	}, first, false)
 }
 
-// Count returns the number of elements of s for which pred is true.
+// Count returns the number of elements of s for which pred is true. Reduce
+// is its block form, for when pred is cheap.
 func Count[S ~[]E, E any](s S, pred func(E) bool, opts ...par.Option) int {
 	return fold(resolve("reduce.Count", opts), 0, len(s), 0, func(lo, hi int, acc int) int {
 		for _, v := range s[lo:hi] {
@@ -134,6 +153,8 @@ func Count[S ~[]E, E any](s S, pred func(E) bool, opts ...par.Option) int {
 // mapf(s[len(s)-1])) computed in parallel: each subrange folds its mapped
 // elements from identity, and the results are joined in order. join must be
 // associative with identity as its identity; it need not be commutative.
+// Reduce is its block form, for when mapf and join are cheap: its body is
+// the caller's own loop over a subrange, where they compile in.
 func MapReduce[S ~[]E, E, T any](s S, identity T, mapf func(E) T, join func(x, y T) T, opts ...par.Option) T {
 	return fold(resolve("reduce.MapReduce", opts), 0, len(s), identity, func(lo, hi int, acc T) T {
 		for _, v := range s[lo:hi] {

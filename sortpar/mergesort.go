@@ -1,11 +1,6 @@
 package sortpar
 
-import (
-	"runtime/debug"
-	"sync/atomic"
-
-	"github.com/gofork/gofork/core"
-)
+import "github.com/gofork/gofork/core"
 
 // Parallel stable mergesort with one buffer.
 //
@@ -19,7 +14,7 @@ import (
 //
 // Panics. If cmp panics, data must still hold a permutation of its
 // elements. Every task of the sort (msCtx.sortTask, msCtx.mergeTask)
-// recovers its own panic, records the first one in the msCtx and returns
+// recovers its own panic, records the first one (failure) and returns
 // normally, so every core.Join returns only once both of its tasks are done;
 // a panic left to unwind through a Join would pass the fix-up below while a
 // thief still writes the other half. Once the sort has failed, tasks not yet
@@ -38,41 +33,25 @@ type msCtx[E any] struct {
 	merge     *mergeCtx[E]
 	// sort is c.sortTask, made once so that a fork allocates no closure.
 	sort func(*core.Worker, msTask[E]) struct{}
-	// failed is set by the first task that panics, which records the
-	// panic in panicked.
-	failed   atomic.Bool
-	panicked atomic.Pointer[core.PanicError]
+	fail failure
 }
 
 // sortTask is msSort with its panic caught (see Panics above).
 func (c *msCtx[E]) sortTask(w *core.Worker, t msTask[E]) struct{} {
-	if c.failed.Load() {
+	if c.fail.failed.Load() {
 		return struct{}{} // data[lo:hi] untouched; done stays unset
 	}
-	defer c.catch()
+	defer c.fail.catch()
 	return msSort(w, t)
 }
 
 // mergeTask is parMerge with its panic caught (see Panics above).
 func (c *msCtx[E]) mergeTask(w *core.Worker, m mergeJob[E]) struct{} {
-	if c.failed.Load() {
+	if c.fail.failed.Load() {
 		return struct{}{} // dst partly unwritten: the caller restores its sources
 	}
-	defer c.catch()
+	defer c.fail.catch()
 	return parMerge(w, m)
-}
-
-// catch, deferred by a task, records the task's panic and marks the sort
-// failed. runtime.Goexit (nothing to recover) goes on unwinding as before.
-func (c *msCtx[E]) catch() {
-	if v := recover(); v != nil {
-		pe, ok := v.(*core.PanicError)
-		if !ok {
-			pe = &core.PanicError{Value: v, Stack: debug.Stack()}
-		}
-		c.panicked.CompareAndSwap(nil, pe)
-		c.failed.Store(true)
-	}
 }
 
 // msTask asks for data[lo:hi] to be sorted into data (toBuf false) or into
@@ -102,9 +81,7 @@ func mergesort[E any](x []E, cmp func(a, b E) int, c *config) {
 	c.pool.Run(func(w *core.Worker) {
 		ctx.sort(w, msTask[E]{c: ctx, lo: 0, hi: len(x)})
 	})
-	if pe := ctx.panicked.Load(); pe != nil {
-		panic(pe) // every task has returned: x holds a permutation
-	}
+	ctx.fail.raise() // every task has returned: x holds a permutation
 }
 
 // msSort runs one msTask.
@@ -136,10 +113,10 @@ func msSort[E any](w *core.Worker, t msTask[E]) struct{} {
 		done := new([2]bool)
 		left.done, right.done = &done[0], &done[1]
 		core.Join(w, c.sort, left, c.sort, right)
-		if !c.failed.Load() {
+		if !c.fail.failed.Load() {
 			c.mergeHalves(w, t.lo, mid, t.hi, true)
 		}
-		if c.failed.Load() {
+		if c.fail.failed.Load() {
 			// The merge into data may be partial or skipped: put back
 			// the finished halves, whose sources are intact in buf.
 			if done[0] {
@@ -153,10 +130,10 @@ func msSort[E any](w *core.Worker, t msTask[E]) struct{} {
 	} else {
 		// Halves in data, merged into buf: data is never half-written.
 		core.Join(w, c.sort, left, c.sort, right)
-		if !c.failed.Load() {
+		if !c.fail.failed.Load() {
 			c.mergeHalves(w, t.lo, mid, t.hi, false)
 		}
-		if c.failed.Load() {
+		if c.fail.failed.Load() {
 			return struct{}{}
 		}
 	}
@@ -249,4 +226,21 @@ func stableSerial[E any](d, s []E, cmp func(a, b E) int) (inBuf bool) {
 	}
 	ok = true
 	return inBuf
+}
+
+// insertionSort sorts data[a:b] by adjacent swaps (so a panicking cmp
+// leaves a permutation).
+func insertionSort[E any](data []E, a, b int, cmp func(a, b E) int) {
+	for i := a + 1; i < b; i++ {
+		for j := i; j > a && cmp(data[j], data[j-1]) < 0; j-- {
+			data[j], data[j-1] = data[j-1], data[j]
+		}
+	}
+}
+
+// reverseRange reverses data[a:b].
+func reverseRange[E any](data []E, a, b int) {
+	for i, j := a, b-1; i < j; i, j = i+1, j-1 {
+		data[i], data[j] = data[j], data[i]
+	}
 }

@@ -7,8 +7,9 @@ import (
 	"github.com/gofork/gofork/core"
 )
 
-// Parallel radix sort for integer and float keys: one MSD pass over main
-// memory, then LSD inside the cache.
+// In-place parallel radix sort for integer and float keys (in the manner
+// of IPS2Ra, Axtmann et al. 2022): MSD passes that partition in place, then
+// LSD inside the cache.
 //
 // Keys. Unsigned integers are their own keys. Signed integers are too,
 // except that the top byte's digit has its top bit flipped (topFlip), which
@@ -23,27 +24,27 @@ import (
 // that are equal in every key are known and never sorted on.
 //
 // Sorting. A range longer than lsdMax is split on its most significant
-// byte that is not the same everywhere: count (per chunk, in parallel), an
-// exclusive prefix sum bucket-major and chunk-minor, and a scatter of every
-// chunk into its own slots of the other array (parallel, stable). The 256
-// buckets are then sorted independently, in parallel, on the next byte
-// down. Ranges of at most lsdMax elements fit in the L2 cache with their
-// scratch space and are sorted by LSD radix on the remaining bytes: one
-// pass counts every byte, then one scatter pass per byte that is not
-// constant in the range.
+// byte that varies in it, by the in-place block partition (blocks.go) into
+// 256 buckets: with all workers (one stripe each) when the range is long,
+// by one worker otherwise. The buckets are then sorted independently, in
+// parallel, on the next byte down. If no lower byte varies anywhere in the
+// slice, the split is done by counting instead: every key of a bucket is
+// then the same, so the bucket is filled in. Ranges of at most lsdMax
+// elements fit in a workspace, and so in the L2 cache: they are sorted by
+// LSD radix on the remaining bytes, with the workspace as the second
+// array: one pass counts every byte, then one scatter pass per byte that is
+// not constant in the range.
 //
-// The element array and one buffer of the same length ping-pong: radixIn
-// sorts a range in place using the buffer, radixTo sorts a range into the
-// buffer (clobbering the source), and each calls the other for its buckets,
-// so no level copies. A split on byte 0 needs no scatter at all: every key
-// in a bucket is then the same, so the bucket is filled in by counting.
+// Memory: the workspaces, about one per worker of 256 blocks of 2 KiB, and
+// per-chunk counts; nothing proportional to the slice.
 
 // radixKey is an unsigned key of one to eight bytes.
 type radixKey interface {
 	~uint8 | ~uint16 | ~uint32 | ~uint64
 }
 
-// radixCtx is shared, read-only, by every task of one radix sort.
+// radixCtx is shared, read-only but for scratch, by every task of one
+// radix sort.
 type radixCtx[K radixKey] struct {
 	kind     keyKind
 	sign     K     // the top bit
@@ -53,9 +54,13 @@ type radixCtx[K radixKey] struct {
 	topFlip  uint8 // XORed into that byte's digit: 0x80 for signed integers
 	signFlip K     // XORed into keys before comparing them whole: sign for signed
 	lsdMax   int   // ranges this short are LSD sorted by one worker
-	parMin   int   // ranges this long count and scatter in parallel
+	parMin   int   // ranges this long count in parallel
+	stripe   int   // partitions take one stripe per this many elements (and per worker)
 	grain    int
 	workers  int
+	b        int // block length
+	scratch  *scratch[K]
+	fail     failure // never set: the radix sort calls no user code
 }
 
 // toKey maps an element's bits to its key (floats only change).
@@ -95,10 +100,6 @@ func (rc *radixCtx[K]) flip(shift uint) uint8 {
 	return 0
 }
 
-// lsdMaxBytes bounds a range for the in-cache LSD sort: range plus
-// scratch must sit in a 2 MiB share of L2.
-const lsdMaxBytes = 1 << 20
-
 // radixSort sorts the keys of x (an integer or float slice seen through
 // unsafe as unsigned words of the same size, interpreted according to kind).
 func radixSort[K radixKey](x []K, kind keyKind, c *config) {
@@ -108,24 +109,30 @@ func radixSort[K radixKey](x []K, kind keyKind, c *config) {
 	if width == 64 {
 		mantissa = 52
 	}
+	b := c.blockLen(unsafe.Sizeof(x[0]))
 	rc := &radixCtx[K]{
 		kind:     kind,
 		sign:     K(1) << (width - 1),
 		nanShift: K(uint64(1)<<mantissa - 1), // only used for floats (32 or 64 bits)
-		lsdMax:   max(lsdMaxBytes/int(unsafe.Sizeof(x[0])), c.cutoff),
 		parMin:   max(4*c.grain, 2),
 		grain:    c.grain,
 		workers:  c.pool.Workers(),
 		topShift: width - 8,
+		b:        b,
+		scratch:  newScratch[K](b),
+		stripe:   4 * maxBuckets * b,
 	}
+	rc.lsdMax = rc.scratch.limit
 	if kind == keySigned {
 		rc.topFlip = 0x80
 		rc.signFlip = rc.sign
 	}
 	if c.radixMin < defaultRadixMin { // tests: make the MSD levels reachable
-		rc.lsdMax = max(c.radixMin, 2)
+		rc.lsdMax = min(rc.lsdMax, max(c.radixMin, 2))
 	}
-	buf := make([]K, n)
+	if n <= rc.lsdMax {
+		rc.scratch.limit = n // one LSD sort: scratch as long as x is enough
+	}
 	k := chunks(n, c.grain, rc.workers)
 	diffs := make([]K, k)
 	c.pool.Run(func(w *core.Worker) {
@@ -159,123 +166,160 @@ func radixSort[K radixKey](x []K, kind keyKind, c *config) {
 			return
 		}
 		rc.diff = diff
-		radixIn(w, rc, x, buf, (bits.Len64(uint64(diff))-1)/8)
+		radixRange(w, rc, x, (bits.Len64(uint64(diff))-1)/8)
 	})
 }
 
-// radixIn sorts data on bytes d..0 in place, using scratch (same length).
-func radixIn[K radixKey](w *core.Worker, rc *radixCtx[K], data, scratch []K, d int) {
-	if len(data) <= rc.lsdMax {
-		lsd(w, rc, data, scratch, d, true)
+// radixRange sorts data on bytes d..0 in place.
+func radixRange[K radixKey](w *core.Worker, rc *radixCtx[K], data []K, d int) {
+	n := len(data)
+	if n <= rc.lsdMax {
+		ws := rc.scratch.get()
+		lsd(w, rc, data, ws.buf[:n], d)
+		rc.scratch.put(ws)
 		return
 	}
-	d, starts, filled := msdSplit(w, rc, data, scratch, data, d)
-	if d < 0 { // all keys equal on the bytes left
+	// The highest byte at or below d that varies in this range.
+	for ; d >= 0; d-- {
+		shift := uint(d) * 8
+		if uint8(rc.diff>>shift) != 0 && !rc.sameDigit(w, data, shift) {
+			break
+		}
+	}
+	if d < 0 { // all keys equal
 		rc.unmap(data)
 		return
 	}
-	if filled {
+	shift := uint(d) * 8
+	fx := rc.flip(shift)
+	var starts [maxBuckets + 1]int
+	if low := K(1)<<shift - 1; rc.diff&low == 0 {
+		// No lower byte varies: a bucket's keys are all the same.
+		rc.fillByCount(w, data, shift, fx)
 		return
 	}
-	radixBuckets(w, starts, func(w *core.Worker, lo, hi int) {
-		radixTo(w, rc, scratch[lo:hi], data[lo:hi], d-1)
+	t := max(1, min(rc.workers, n/rc.stripe))
+	p := &partitionStep[K]{
+		data:     data,
+		k:        maxBuckets,
+		b:        rc.b,
+		ws:       make([]*workspace[K], t),
+		bucketOf: func(v K) int { return int(uint8(v>>shift) ^ fx) },
+		fail:     &rc.fail,
+	}
+	for s := range p.ws {
+		p.ws[s] = rc.scratch.get()
+	}
+	p.run(w, func(w *core.Worker, ws *workspace[K]) {
+		classifyDigits(w, ws, data, rc.b, shift, fx)
+	})
+	starts = p.ws[0].starts
+	for _, ws := range p.ws {
+		rc.scratch.put(ws)
+	}
+	radixBuckets(w, &starts, func(w *core.Worker, lo, hi int) {
+		radixRange(w, rc, data[lo:hi], d-1)
 	})
 }
 
-// radixTo sorts the elements of src on bytes d..0 into dst (same length);
-// src is clobbered.
-func radixTo[K radixKey](w *core.Worker, rc *radixCtx[K], src, dst []K, d int) {
-	if len(src) <= rc.lsdMax {
-		lsd(w, rc, src, dst, d, false)
-		return
-	}
-	d, starts, filled := msdSplit(w, rc, src, dst, dst, d)
-	if d < 0 {
-		rc.unmap(dst[:copy(dst, src)])
-		return
-	}
-	if filled {
-		return
-	}
-	radixBuckets(w, starts, func(w *core.Worker, lo, hi int) {
-		radixIn(w, rc, dst[lo:hi], src[lo:hi], d-1)
-	})
-}
+// classifyPoll is how many elements a classification reads between poll
+// points.
+const classifyPoll = 1 << 16
 
-// radixBuckets runs sort on every non-empty bucket [starts[b], starts[b+1]),
-// in parallel.
-func radixBuckets(w *core.Worker, starts *[257]int, sort func(w *core.Worker, lo, hi int)) {
-	parFor(w, 256, func(w *core.Worker, b int) {
-		if lo, hi := starts[b], starts[b+1]; lo < hi {
-			sort(w, lo, hi)
+// classifyDigits is the classification of a partition step on the byte at
+// shift: it reads ws's stripe of data into the bucket buffers of ws,
+// writing full buffers back to the stripe's front.
+func classifyDigits[K radixKey](w *core.Worker, ws *workspace[K], data []K, b int, shift uint, fx uint8) {
+	buf := ws.buf[:maxBuckets*b]
+	var fill [maxBuckets]int // the next free index of each buffer in buf
+	for j := range fill {
+		fill[j] = j * b
+	}
+	write := ws.lo
+	for lo := ws.lo; lo < ws.hi; lo += classifyPoll {
+		for _, v := range data[lo:min(lo+classifyPoll, ws.hi)] {
+			j := uint8(v>>shift) ^ fx
+			f := fill[j]
+			buf[f] = v
+			f++
+			if f&(b-1) == 0 { // full (b is a power of two): write it back over elements already read
+				f -= b
+				copy(data[write:write+b], buf[f:f+b])
+				write += b
+				ws.flushed[j]++
+			}
+			fill[j] = f
 		}
-	})
+		w.Poll()
+	}
+	for j := range fill {
+		ws.fill[j] = fill[j] - j*b
+	}
+	ws.full = (write - ws.lo) / b
 }
 
-// msdSplit finds the highest byte at or below d on which src's keys
-// differ, and scatters src into dst by that byte, stably. It returns the
-// byte (-1 if the keys are all equal; dst is then untouched) and the
-// bucket starts. If no lower byte varies anywhere in the slice, the keys of
-// a bucket are all the same (the bytes above d are equal in this range: they
-// were split on, or are equal everywhere): instead of scattering, msdSplit
-// then fills target (src or dst) with them by counting, maps them back to
-// elements, and reports filled.
-func msdSplit[K radixKey](w *core.Worker, rc *radixCtx[K], src, dst, target []K, d int) (byte int, starts *[257]int, filled bool) {
-	n := len(src)
+// sameDigit reports whether every key of data has the same byte at shift:
+// a sample decides most ranges, a full scan confirms.
+func (rc *radixCtx[K]) sameDigit(w *core.Worker, data []K, shift uint) bool {
+	n := len(data)
+	d0 := uint8(data[0] >> shift)
+	r := xorshift(uint64(n)*0x9E3779B97F4A7C15 | 1)
+	for range 16 {
+		if uint8(data[r.Next()%uint64(n)]>>shift) != d0 {
+			return false
+		}
+	}
+	for lo := 0; lo < n; lo += classifyPoll {
+		for _, v := range data[lo:min(lo+classifyPoll, n)] {
+			if uint8(v>>shift) != d0 {
+				return false
+			}
+		}
+		w.Poll()
+	}
+	return true
+}
+
+// fillByCount sorts data on the byte at shift when every other byte is the
+// same in all keys: it counts the digits (in chunks, in parallel) and
+// writes every bucket's key, mapped back to an element, over its place.
+func (rc *radixCtx[K]) fillByCount(w *core.Worker, data []K, shift uint, fx uint8) {
+	n := len(data)
 	k := 1
 	if n >= rc.parMin {
 		k = chunks(n, rc.grain, rc.workers)
 	}
 	counts := make([][256]int, k)
-	for ; d >= 0; d-- {
-		shift := uint(d) * 8
-		if uint8(rc.diff>>shift) == 0 {
-			continue // the same in every key of the whole slice
-		}
-		fx := rc.flip(shift)
-		parFor(w, k, func(_ *core.Worker, i int) {
-			lo, hi := chunkBounds(n, k, i)
-			cnt := &counts[i]
-			*cnt = [256]int{}
-			for _, v := range src[lo:hi] {
-				cnt[uint8(v>>shift)^fx]++
-			}
-		})
-		if bucketTotal(counts, uint8(src[0]>>shift)^fx) < n {
-			break
-		}
-	}
-	if d < 0 {
-		return d, nil, false
-	}
-	shift := uint(d) * 8
-	fx := rc.flip(shift)
-	starts = bucketOffsets(counts)
-	if low := K(1)<<shift - 1; rc.diff&low == 0 {
-		rest := src[0] &^ (0xff << shift) // every byte but d, the same in all keys
-		parFor(w, k, func(_ *core.Worker, i int) {
-			lo, hi := chunkBounds(n, k, i)
-			b := sortSearch256(starts, lo)
-			for j := lo; j < hi; j++ {
-				for j >= starts[b+1] {
-					b++
-				}
-				target[j] = rest | K(uint8(b)^fx)<<shift
-			}
-			rc.unmap(target[lo:hi])
-		})
-		return d, starts, true
-	}
 	parFor(w, k, func(_ *core.Worker, i int) {
 		lo, hi := chunkBounds(n, k, i)
-		off := &counts[i]
-		for _, v := range src[lo:hi] {
-			b := uint8(v>>shift) ^ fx
-			dst[off[b]] = v
-			off[b]++
+		cnt := &counts[i]
+		for _, v := range data[lo:hi] {
+			cnt[uint8(v>>shift)^fx]++
 		}
 	})
-	return d, starts, false
+	starts := bucketOffsets(counts)
+	rest := data[0] &^ (0xff << shift) // every byte but the one at shift
+	parFor(w, k, func(_ *core.Worker, i int) {
+		lo, hi := chunkBounds(n, k, i)
+		b := sortSearch256(starts, lo)
+		for j := lo; j < hi; j++ {
+			for j >= starts[b+1] {
+				b++
+			}
+			data[j] = rest | K(uint8(b)^fx)<<shift
+		}
+		rc.unmap(data[lo:hi])
+	})
+}
+
+// radixBuckets runs sort on every non-empty bucket [starts[b], starts[b+1]),
+// in parallel.
+func radixBuckets(w *core.Worker, starts *[maxBuckets + 1]int, sort func(w *core.Worker, lo, hi int)) {
+	parFor(w, maxBuckets, func(w *core.Worker, b int) {
+		if lo, hi := starts[b], starts[b+1]; lo < hi {
+			sort(w, lo, hi)
+		}
+	})
 }
 
 // bucketTotal returns how many keys the chunks counted in bucket b.
@@ -323,47 +367,79 @@ func sortSearch256(starts *[257]int, j int) int {
 // lsdInsertion is the length up to which lsd insertion-sorts instead.
 const lsdInsertion = 32
 
-// lsd sorts the keys of a on bytes d..0 by the worker w, leaving the result
-// in a if inA, else in b (a is then clobbered).
-func lsd[K radixKey](w *core.Worker, rc *radixCtx[K], a, b []K, d int, inA bool) {
+// lsd sorts the keys of a on bytes d..0 by the worker w, using b (as long
+// as a) as the second array, and maps them back to elements.
+func lsd[K radixKey](w *core.Worker, rc *radixCtx[K], a, b []K, d int) {
+	rc.lsdKeys(w, a, b, d)
+	rc.unmap(a)
+}
+
+// lsdKeys sorts the keys of a on bytes d..0 (those above are the same in
+// all of a), using b as the second array. It sorts on the top m bytes that
+// vary in a, m just large enough that 256^m reaches len(a): one pass counts
+// them, one LSD scatter pass per byte sorts on them. On keys spread like
+// random ones that leaves few runs of equal top bytes, short ones, and the
+// lower bytes need no pass of their own: an insertion pass on whole keys
+// finishes the sort (nothing moves across a run). If the insertion pass
+// moves too much (skewed keys), the runs left are sorted on the lower
+// bytes by lsdKeys, so no input costs more than a full LSD sort.
+func (rc *radixCtx[K]) lsdKeys(w *core.Worker, a, b []K, d int) {
 	n := len(a)
 	if n <= lsdInsertion {
-		sf := rc.signFlip
-		for i := 1; i < n; i++ {
-			for j := i; j > 0 && a[j]^sf < a[j-1]^sf; j-- {
-				a[j], a[j-1] = a[j-1], a[j]
-			}
-		}
-		if !inA {
-			a = b[:copy(b, a)]
-		}
-		rc.unmap(a)
+		insertionKeys(a, rc.signFlip, n*n)
 		return
 	}
-	// One pass counts every byte.
-	// Bytes that vary somewhere in the whole slice; one pass counts them.
+	// Bytes that vary somewhere in the whole slice, lowest first.
 	var pass [8]uint
-	var fxs [8]uint8
 	np := 0
 	for p := 0; p <= d; p++ {
 		if shift := uint(p) * 8; uint8(rc.diff>>shift) != 0 {
-			pass[np], fxs[np] = shift, rc.flip(shift)
+			pass[np] = shift
 			np++
 		}
 	}
+	need := 1
+	for need < np && uint64(1)<<(8*need) < uint64(n) {
+		need++
+	}
+	// Count the top bytes, in batches, until need of them vary in a.
 	var hist [8][256]int
-	for _, v := range a {
-		for i, shift := range pass[:np] {
-			hist[i][uint8(v>>shift)^fxs[i]]++
+	var vary [8]uint // shifts of the bytes sorted on, highest first
+	nv, counted := 0, 0
+	for nv < need && counted < np {
+		var batch [8]uint
+		var fxs [8]uint8
+		nb := min(need-nv, np-counted)
+		for i := range nb {
+			batch[i] = pass[np-1-counted-i]
+			fxs[i] = rc.flip(batch[i])
 		}
+		base := nv
+		for _, v := range a {
+			for i, shift := range batch[:nb] {
+				hist[base+i][uint8(v>>shift)^fxs[i]]++
+			}
+		}
+		for i, shift := range batch[:nb] {
+			if hist[base+i][uint8(a[0]>>shift)^fxs[i]] != n {
+				hist[nv] = hist[base+i] // keep the counts of the bytes that vary
+				vary[nv] = shift
+				nv++
+			}
+		}
+		for i := nv; i < base+nb; i++ {
+			hist[i] = [256]int{}
+		}
+		counted += nb
+	}
+	if nv == 0 {
+		return
 	}
 	src, dst := a, b
-	for i, shift := range pass[:np] {
+	for i := nv - 1; i >= 0; i-- {
 		w.Poll() // a poll point per pass (~0.1 ms on lsdMax keys)
-		h, fx := &hist[i], fxs[i]
-		if h[uint8(src[0]>>shift)^fx] == n {
-			continue // the same byte everywhere in this range
-		}
+		h, shift := &hist[i], vary[i]
+		fx := rc.flip(shift)
 		sum := 0
 		for i, c := range h {
 			h[i] = sum
@@ -376,8 +452,50 @@ func lsd[K radixKey](w *core.Worker, rc *radixCtx[K], a, b []K, d int, inA bool)
 		}
 		src, dst = dst, src
 	}
-	if inSrcA := &src[0] == &a[0]; inSrcA != inA {
-		src = dst[:copy(dst, src)]
+	if &src[0] != &a[0] {
+		copy(a, src)
 	}
-	rc.unmap(src)
+	if counted == np {
+		return // every byte that varies was sorted on
+	}
+	if insertionKeys(a, rc.signFlip, 2*n) {
+		return
+	}
+	// Skewed keys: sort the runs of equal top bytes on the bytes below.
+	low := vary[nv-1]
+	mask := ^K(0) << low
+	below := int(low/8) - 1
+	for i := 0; i < n; {
+		j := i + 1
+		for j < n && (a[j]^a[i])&mask == 0 {
+			j++
+		}
+		if j-i > 1 {
+			rc.lsdKeys(w, a[i:j], b[i:j], below)
+		}
+		i = j
+	}
+}
+
+// insertionKeys insertion-sorts a (keys XORed with flip compare as
+// unsigned numbers) unless that takes more than budget moves; it reports
+// whether a is sorted. Stopped early, it leaves a permutation of a, each
+// element moved left past greater ones only.
+func insertionKeys[K radixKey](a []K, flip K, budget int) bool {
+	for i := 1; i < len(a); i++ {
+		v := a[i]
+		if v^flip >= a[i-1]^flip {
+			continue
+		}
+		j := i - 1
+		for j > 0 && v^flip < a[j-1]^flip {
+			j--
+		}
+		if budget -= i - j; budget < 0 {
+			return false
+		}
+		copy(a[j+1:i+1], a[j:i])
+		a[j] = v
+	}
+	return true
 }

@@ -3,6 +3,7 @@ package sortpar
 import (
 	"cmp"
 	"math"
+	"math/bits"
 	"slices"
 
 	"github.com/gofork/gofork/core"
@@ -15,13 +16,18 @@ import (
 type config struct {
 	pool *core.Pool
 	// cutoff: a slice shorter than this is handed to package slices as a
-	// whole, and parallel recursion hands ranges shorter than this to the
-	// serial kernels (slices.SortFunc for quicksort leaves, the buffered
-	// serial mergesort for stable leaves).
+	// whole, and the stable mergesort hands ranges shorter than this to
+	// its buffered serial kernel.
 	cutoff int
-	// parPartition: quicksort ranges at least this long are partitioned by
-	// all workers together (partition.go); shorter ones serially.
-	parPartition int
+	// funcLeaf, stringLeaf: samplesort ranges of at most this many
+	// elements go to slices.SortFunc, for SortFunc and for strings. A
+	// tree classification costs about what a pdqsort partition costs per
+	// comparison when cmp branches on its operands (the branch mispredicts
+	// either way), so SortFunc recurses only until ranges fit the L2
+	// cache; string comparisons miss the cache on the string bytes, which
+	// one classification loads once for eight comparisons, so strings
+	// recurse down to small ranges.
+	funcLeaf, stringLeaf int
 	// radixMin: integer and float slices at least this long use the
 	// parallel radix sort; shorter ones use slices.Sort.
 	radixMin int
@@ -36,21 +42,32 @@ type config struct {
 
 // The measured defaults (see the package doc, "Cutoffs").
 const (
-	defaultCutoff       = 1 << 13
-	defaultParPartition = 1 << 16
-	defaultRadixMin     = 1 << 14
-	defaultGrain        = 1 << 12
-	defaultStableMin    = 1 << 11
+	defaultCutoff     = 1 << 13
+	defaultFuncLeaf   = 1 << 16
+	defaultStringLeaf = 1 << 8
+	defaultRadixMin   = 1 << 14
+	defaultGrain      = 1 << 12
+	defaultStableMin  = 1 << 11
 )
 
 func defaultConfig() config {
 	return config{
-		cutoff:       defaultCutoff,
-		parPartition: defaultParPartition,
-		radixMin:     defaultRadixMin,
-		grain:        defaultGrain,
-		stableMin:    defaultStableMin,
+		cutoff:     defaultCutoff,
+		funcLeaf:   defaultFuncLeaf,
+		stringLeaf: defaultStringLeaf,
+		radixMin:   defaultRadixMin,
+		grain:      defaultGrain,
+		stableMin:  defaultStableMin,
 	}
+}
+
+// blockLen returns the block length of the in-place partitions for
+// elements of size bytes: a power of two, blockBytes worth of elements, but
+// at most an eighth of the cutoff, so that a small par.Grain makes short
+// inputs use every phase of the partition.
+func (c *config) blockLen(size uintptr) int {
+	b := min(blockLenFor(size), max(1, c.cutoff/8))
+	return 1 << (bits.Len(uint(b)) - 1)
 }
 
 // settings are the options every function of the package takes:
@@ -61,8 +78,9 @@ const settings = loop.SetPool | loop.SetGrain
 //
 // par.Grain(n) sets the length below which work is done serially by
 // package slices (and by the serial kernels inside a parallel sort), at
-// least 2. All other thresholds are scaled from it: parallel partitioning
-// starts at 8·n, the radix sort and the stable mergesort at n, parallel
+// least 2. All other thresholds are scaled from it: samplesort leaves are
+// 8·n elements for SortFunc and n/32 (at least 16) for strings, blocks at
+// most n/8, the radix sort and the stable mergesort start at n, parallel
 // loops and merges split down to n/2.
 func newConfig(call string, opts []par.Option) config {
 	lc := loop.Resolve(call, settings, opts)
@@ -71,7 +89,8 @@ func newConfig(call string, opts []par.Option) config {
 	if lc.Has(loop.SetGrain) {
 		n := int(max(min(lc.Grain, math.MaxInt32), 2))
 		c.cutoff = n
-		c.parPartition = 8 * n
+		c.funcLeaf = 8 * n
+		c.stringLeaf = max(n/32, 16)
 		c.radixMin = n
 		c.grain = max(n/2, 1)
 		c.stableMin = n
@@ -81,9 +100,11 @@ func newConfig(call string, opts []par.Option) config {
 
 // Sort sorts x in ascending order, like slices.Sort, in parallel.
 // Integer and floating-point slices are radix sorted; other ordered types
-// (strings) are quicksorted in parallel. When sorting floats, NaNs are
-// ordered before other values, exactly as slices.Sort does; the sort is not
-// stable. It takes the options par.WithPool and par.Grain (the cutoff).
+// (strings) are samplesorted. Both work in place: besides x, a sort uses
+// about 0.5 MiB per worker, whatever the length of x. When sorting floats,
+// NaNs are ordered before other values, exactly as slices.Sort does; the
+// sort is not stable. It takes the options par.WithPool and par.Grain (the
+// cutoff).
 func Sort[S ~[]E, E cmp.Ordered](x S, opts ...par.Option) {
 	if len(opts) == 0 && len(x) < defaultCutoff {
 		slices.Sort(x)
@@ -94,9 +115,10 @@ func Sort[S ~[]E, E cmp.Ordered](x S, opts ...par.Option) {
 }
 
 // SortFunc sorts x in ascending order as determined by cmp, like
-// slices.SortFunc, with a parallel pattern-defeating quicksort. cmp must be
-// a strict weak ordering and safe to call from several goroutines at once.
-// The sort is not stable. If cmp panics, the panic reaches the caller and x
+// slices.SortFunc, with an in-place parallel samplesort: besides x it uses
+// about 0.5 MiB per worker, whatever the length of x. cmp must be a strict
+// weak ordering and safe to call from several goroutines at once. The sort
+// is not stable. If cmp panics, the panic reaches the caller and x
 // holds a permutation of its elements. It takes Sort's options.
 func SortFunc[S ~[]E, E any](x S, cmp func(a, b E) int, opts ...par.Option) {
 	if len(opts) == 0 && len(x) < defaultCutoff {
@@ -109,10 +131,11 @@ func SortFunc[S ~[]E, E any](x S, cmp func(a, b E) int, opts ...par.Option) {
 
 // SortStable sorts x in ascending order keeping equal elements in their
 // original order. For integers and strings, where equal elements cannot be
-// told apart, it is Sort; for floats (where -0 and +0, or two NaNs, compare
-// equal but differ) it is the parallel mergesort of SortStableFunc with
-// cmp.Compare, so NaNs come first, in their original order. It takes
-// Sort's options.
+// told apart, it is Sort, in place; for floats (where -0 and +0, or two
+// NaNs, compare equal but differ) it is the parallel mergesort of
+// SortStableFunc with cmp.Compare, so NaNs come first, in their original
+// order, and it allocates one buffer of len(x) elements. It takes Sort's
+// options.
 func SortStable[S ~[]E, E cmp.Ordered](x S, opts ...par.Option) {
 	c := newConfig("sortpar.SortStable", opts)
 	sortStableOrdered([]E(x), &c)
@@ -178,7 +201,7 @@ func sortFunc[E any](x []E, cmp func(a, b E) int, c *config) {
 			reverse(x, c)
 			return
 		}
-		quicksort(x, cmp, func(s []E) { slices.SortFunc(s, cmp) }, c)
+		samplesort(x, cmp, c.funcLeaf, c)
 	})
 }
 

@@ -38,7 +38,7 @@ func TestSortInt64(t *testing.T) {
 }
 
 // TestSortKinds checks the radix paths of every key width and kind, the
-// string quicksort, and named element types, against slices.Sort.
+// string samplesort, and named element types, against slices.Sort.
 func TestSortKinds(t *testing.T) {
 	type celsius float32
 	type id uint16
@@ -198,7 +198,7 @@ func TestSortStableFunc(t *testing.T) {
 // TestDefaultEntryPoints runs the option-less API on both sides of the
 // default cutoff.
 func TestDefaultEntryPoints(t *testing.T) {
-	for _, n := range []int{0, 5, defaultCutoff - 1, defaultCutoff, 3 * defaultCutoff, defaultParPartition + 1} {
+	for _, n := range []int{0, 5, defaultCutoff - 1, defaultCutoff, 3 * defaultCutoff, defaultFuncLeaf + 1} {
 		for p := range patterns {
 			x := genPattern(p, n, 3)
 			want := slices.Clone(x)
@@ -255,16 +255,17 @@ func TestIsSorted(t *testing.T) {
 }
 
 // TestAdversary runs McIlroy's "A Killer Adversary for Quicksort" against
-// SortFunc: the comparator decides values lazily so as to make every pivot
-// bad. The comparison count must stay O(n log n).
+// SortFunc: the comparator decides values lazily so as to make every pivot,
+// and every sample, bad. The comparison count must stay O(n log n).
 func TestAdversary(t *testing.T) {
-	n := 2*sampleMin + 1 // the sampled pivots too
+	n := 1<<15 + 1
 	if testing.Short() || raceEnabled {
 		n = 3000
 	}
 	maxcmp := 4 * n * lg(n)
 	for _, workers := range []int{1, 2, 4} {
-		for _, cutoff := range []int{16, defaultCutoff} {
+		// Samplesort leaves of 128 and 8192 elements.
+		for _, cutoff := range []int{16, 1024} {
 			t.Run(fmt.Sprintf("p=%d/cutoff=%d", workers, cutoff), func(t *testing.T) {
 				pool := core.New(core.WithWorkers(workers))
 				defer pool.Close()
@@ -273,10 +274,10 @@ func TestAdversary(t *testing.T) {
 				for i := range x {
 					x[i] = i
 				}
-				// Call the quicksort itself: SortFunc's opening scan would
+				// Call the samplesort itself: SortFunc's opening scan would
 				// let the adversary settle on a sorted input at once.
 				c := newConfig("test", []par.Option{par.WithPool(pool), par.Grain(cutoff)})
-				quicksort(x, adv.cmp, func(s []int) { slices.SortFunc(s, adv.cmp) }, &c)
+				samplesort(x, adv.cmp, c.funcLeaf, &c)
 				if adv.ncmp > maxcmp {
 					t.Fatalf("%d comparisons for n=%d, want <= 4·n·lg n = %d", adv.ncmp, n, maxcmp)
 				}
@@ -331,45 +332,56 @@ func (a *adversary) cmp(x, y int) int {
 }
 
 // TestPanickingCmpOnce: the comparator panics once, at a random comparison
-// of a stable sort on several workers, and the other comparisons go on, so
-// a thief often still merges its piece of a range into the slice while the
-// panic leaves the piece beside it. The panic must reach the caller and the
-// slice must be a permutation of the input.
+// of a sort on several workers, and the other comparisons go on, so a
+// thief often still moves its part of the slice while the panic leaves the
+// part beside it: a stable sort's merge, or a samplesort's classification
+// or block permutation. The panic must reach the caller and the slice must
+// be a permutation of the input.
 func TestPanickingCmpOnce(t *testing.T) {
-	n, rounds := 1<<12, 200
+	rounds := 200
 	if testing.Short() || raceEnabled {
 		rounds = 40
 	}
-	base := genPattern(0, n, 11)
+	sorts := []struct {
+		name string
+		n    int // the samplesort takes several stripes from 8192 on
+		sort func(x []int64, cmp func(a, b int64) int, opts ...par.Option)
+	}{
+		{"SortStableFunc", 1 << 12, SortStableFunc[[]int64, int64]},
+		{"SortFunc", 1 << 14, SortFunc[[]int64, int64]},
+	}
 	rng := rand.New(rand.NewPCG(11, 12))
-	for _, workers := range []int{2, 3} {
-		pool := core.New(core.WithWorkers(workers))
-		defer pool.Close()
-		opts := []par.Option{par.WithPool(pool), par.Grain(testCutoff)}
-		var total atomic.Int64
-		SortStableFunc(slices.Clone(base), func(a, b int64) int { total.Add(1); return cmp.Compare(a, b) }, opts...)
-		for range rounds {
-			x := slices.Clone(base)
-			after := 1 + rng.Int64N(total.Load())
-			var count atomic.Int64
-			r := func() (r any) {
-				defer func() { r = recover() }()
-				SortStableFunc(x, func(a, b int64) int {
-					if count.Add(1) == after {
-						panic("boom")
-					}
-					return cmp.Compare(a, b)
-				}, opts...)
-				return nil
-			}()
-			if r == nil {
-				continue // fewer comparisons this time
-			}
-			if v := panicValue(r); v != "boom" {
-				t.Fatalf("p=%d after %d: recovered %v, want boom", workers, after, v)
-			}
-			if !sameMultiset(x, base, cmp.Compare[int64]) {
-				t.Fatalf("p=%d after %d: slice is not a permutation of the input", workers, after)
+	for _, s := range sorts {
+		base := genPattern(0, s.n, 11)
+		for _, workers := range []int{2, 3} {
+			pool := core.New(core.WithWorkers(workers))
+			defer pool.Close()
+			opts := []par.Option{par.WithPool(pool), par.Grain(testCutoff)}
+			var total atomic.Int64
+			s.sort(slices.Clone(base), func(a, b int64) int { total.Add(1); return cmp.Compare(a, b) }, opts...)
+			for range rounds {
+				x := slices.Clone(base)
+				after := 1 + rng.Int64N(total.Load())
+				var count atomic.Int64
+				r := func() (r any) {
+					defer func() { r = recover() }()
+					s.sort(x, func(a, b int64) int {
+						if count.Add(1) == after {
+							panic("boom")
+						}
+						return cmp.Compare(a, b)
+					}, opts...)
+					return nil
+				}()
+				if r == nil {
+					continue // fewer comparisons this time
+				}
+				if v := panicValue(r); v != "boom" {
+					t.Fatalf("%s p=%d after %d: recovered %v, want boom", s.name, workers, after, v)
+				}
+				if !sameMultiset(x, base, cmp.Compare[int64]) {
+					t.Fatalf("%s p=%d after %d: slice is not a permutation of the input", s.name, workers, after)
+				}
 			}
 		}
 	}
@@ -437,7 +449,7 @@ func TestGrainOne(t *testing.T) {
 }
 
 // TestStringsLong sorts strings with shared prefixes through the parallel
-// partition.
+// samplesort.
 func TestStringsLong(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 1))
 	n := maxTestSize()
@@ -464,8 +476,8 @@ func checkStrings(t *testing.T, x []string, what string) {
 }
 
 // TestStringsPrefixes sorts strings that share a prefix, contain zero
-// bytes and are prefixes of each other: the cases of the cached-bytes
-// comparison in sortStrings.
+// bytes and are prefixes of each other, with many duplicates (equality
+// buckets).
 func TestStringsPrefixes(t *testing.T) {
 	rng := rand.New(rand.NewPCG(2, 2))
 	for _, shared := range []string{"", "common-prefix/"} {

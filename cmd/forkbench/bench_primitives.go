@@ -12,7 +12,7 @@ import (
 	"github.com/gofork/gofork/sortpar"
 )
 
-// The primitives suite (issue 15): each parallel primitive of par, reduce
+// The primitives suite: each parallel primitive of par, reduce
 // and sortpar beside its serial Go twin, on fixed inputs, each result
 // checked against one computed at setup. The serial row is the loop or the
 // slices function a Go user has; two rows add a Go baseline: the scans a
@@ -162,49 +162,56 @@ func scanLoopOp(dst, src []int64, op func(int64, int64) int64, inclusive bool) i
 func setupPrimScan(inclusive bool) func(string, int, int) (*job, error) {
 	name := map[bool]string{false: "prim-scan", true: "prim-scan-inclusive"}[inclusive]
 	return func(variant string, p, n int) (*job, error) {
-		src, dst := make([]int64, n), make([]int64, n)
-		for i := range src {
-			src[i] = int64(i % 1000)
-		}
-		prefix := func(k int) int64 { // the sum of src[:k]
-			r := int64(k % 1000)
-			return int64(k/1000)*(999*1000/2) + r*(r-1)/2
-		}
-		shift := 0 // dst[i] = prefix(i + shift)
-		if inclusive {
-			shift = 1
-		}
-		spots := []int{0, 1, 999, 1000, 1001, n / 3, n/2 + 7, n - 2, n - 1}
-		var total int64
-		j := &job{
-			reset: func() {
-				total = -1
-				for _, i := range spots {
-					dst[i] = -1
-				}
-			},
-			verify: func() error {
-				if total != prefix(n) {
-					return fmt.Errorf("%s: total %d, want %d", name, total, prefix(n))
-				}
-				for _, i := range spots {
-					if want := prefix(i + shift); dst[i] != want {
-						return fmt.Errorf("%s: dst[%d] = %d, want %d", name, i, dst[i], want)
-					}
-				}
-				return nil
-			},
-		}
+		src, dst, total, j := runningSumJob(name, n, inclusive)
 		gofork := func(pool *core.Pool) func() {
 			if inclusive {
-				return func() { reduce.ScanInclusive(dst, src, primAdd, par.WithPool(pool)); total = dst[n-1] }
+				return func() { reduce.ScanInclusive(dst, src, primAdd, par.WithPool(pool)); *total = dst[n-1] }
 			}
-			return func() { total = reduce.Scan(dst, src, 0, primAdd, par.WithPool(pool)) }
+			return func() { *total = reduce.Scan(dst, src, 0, primAdd, par.WithPool(pool)) }
 		}
 		return primBind(name, variant, p, j,
-			func() { total = scanLoop(dst, src, inclusive) }, gofork,
-			func(*core.Pool) func() { return func() { total = scanLoopOp(dst, src, primAdd, inclusive) } })
+			func() { *total = scanLoop(dst, src, inclusive) }, gofork,
+			func(*core.Pool) func() { return func() { *total = scanLoopOp(dst, src, primAdd, inclusive) } })
 	}
+}
+
+// runningSumJob is the job of a running sum over src[i] = i%1000, whose
+// prefix sums have a closed form: a run writes dst and sets *total, and
+// the job checks both at a few places.
+func runningSumJob(name string, n int, inclusive bool) (src, dst []int64, total *int64, j *job) {
+	src, dst, total = make([]int64, n), make([]int64, n), new(int64)
+	for i := range src {
+		src[i] = int64(i % 1000)
+	}
+	prefix := func(k int) int64 { // the sum of src[:k]
+		r := int64(k % 1000)
+		return int64(k/1000)*(999*1000/2) + r*(r-1)/2
+	}
+	shift := 0 // dst[i] = prefix(i + shift)
+	if inclusive {
+		shift = 1
+	}
+	spots := []int{0, 1, 999, 1000, 1001, n / 3, n/2 + 7, n - 2, n - 1}
+	j = &job{
+		reset: func() {
+			*total = -1
+			for _, i := range spots {
+				dst[i] = -1
+			}
+		},
+		verify: func() error {
+			if *total != prefix(n) {
+				return fmt.Errorf("%s: total %d, want %d", name, *total, prefix(n))
+			}
+			for _, i := range spots {
+				if want := prefix(i + shift); dst[i] != want {
+					return fmt.Errorf("%s: dst[%d] = %d, want %d", name, i, dst[i], want)
+				}
+			}
+			return nil
+		},
+	}
+	return src, dst, total, j
 }
 
 // primThird is filter's keep and deletefunc's del.
@@ -222,6 +229,14 @@ func appendIf(s []uint64, keep func(uint64) bool) []uint64 {
 }
 
 func setupPrimFilter(variant string, p, n int) (*job, error) {
+	return setupPrimThirds("prim-filter", variant, p, n, func(s []uint64, pool *core.Pool) []uint64 {
+		return par.Filter(s, primThird, par.WithPool(pool))
+	})
+}
+
+// setupPrimThirds is the job of a filter keeping the multiples of 3 among
+// random uint64, which gofork's run returns; serial: the append loop.
+func setupPrimThirds(name, variant string, p, n int, gofork func(s []uint64, pool *core.Pool) []uint64) (*job, error) {
 	s := primRandom(n)
 	want := appendIf(s, primThird)
 	var got []uint64
@@ -229,14 +244,14 @@ func setupPrimFilter(variant string, p, n int) (*job, error) {
 		reset: func() { got = nil },
 		verify: func() error {
 			if !slices.Equal(got, want) {
-				return fmt.Errorf("prim-filter: kept %d elements, not the %d of the append loop", len(got), len(want))
+				return fmt.Errorf("%s: kept %d elements, not the %d of the append loop", name, len(got), len(want))
 			}
 			return nil
 		},
 	}
-	return primBind("prim-filter", variant, p, j,
+	return primBind(name, variant, p, j,
 		func() { got = appendIf(s, primThird) }, // inlined: the loop with its test
-		func(pool *core.Pool) func() { return func() { got = par.Filter(s, primThird, par.WithPool(pool)) } }, nil)
+		func(pool *core.Pool) func() { return func() { got = gofork(s, pool) } }, nil)
 }
 
 // setupPacked is the job of an in-place delete or compact: s is restored
@@ -472,6 +487,17 @@ func setupPrimCompact(variant string, p, n int) (*job, error) {
 // n/1000 times a run (primEarlyReps at full size).
 func setupPrimIndexFunc(early bool) func(string, int, int) (*job, error) {
 	name := map[bool]string{false: "prim-indexfunc-end", true: "prim-indexfunc-early"}[early]
+	nonzero := func(v int64) bool { return v != 0 }
+	return setupPrimSearch(name, early,
+		func(s []int64) int { return slices.IndexFunc(s, nonzero) },
+		func(s []int64, pool *core.Pool) int { return par.IndexFunc(s, nonzero, par.WithPool(pool)) })
+}
+
+// setupPrimSearch is the job of a search for the one 1 among zeros: at n-1,
+// or at primEarlyAt searched n/1000 times a run (primEarlyReps at full
+// size); serial and gofork return the index they found.
+func setupPrimSearch(name string, early bool, serial func(s []int64) int,
+	gofork func(s []int64, pool *core.Pool) int) func(string, int, int) (*job, error) {
 	return func(variant string, p, n int) (*job, error) {
 		at, reps := n-1, 1
 		if early {
@@ -492,13 +518,13 @@ func setupPrimIndexFunc(early bool) func(string, int, int) (*job, error) {
 		return primBind(name, variant, p, j,
 			func() {
 				for range reps {
-					sum += slices.IndexFunc(s, func(v int64) bool { return v != 0 })
+					sum += serial(s)
 				}
 			},
 			func(pool *core.Pool) func() {
 				return func() {
 					for range reps {
-						sum += par.IndexFunc(s, func(v int64) bool { return v != 0 }, par.WithPool(pool))
+						sum += gofork(s, pool)
 					}
 				}
 			}, nil)

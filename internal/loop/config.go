@@ -75,6 +75,18 @@ func (c *Config) Mark(s Setting, name string) {
 // Has reports whether some option wrote setting s.
 func (c *Config) Has(s Setting) bool { return c.given&s != 0 }
 
+// TreeGrain is the leaf size of a Fixed loop's split tree under c:
+// Simple's bound, else the grain an option set, else deterministicGrain.
+func (c *Config) TreeGrain() uint64 {
+	switch {
+	case c.Kind == Simple:
+		return c.Simple
+	case c.Has(SetGrain):
+		return c.Grain
+	}
+	return deterministicGrain
+}
+
 // Resolve applies opts, in order, over the defaults (Auto, grain 1) for
 // the entry point named call (as a user writes it, "sortpar.Sort") and
 // returns the result. Without a pool option, the pool is the one whose task
@@ -84,6 +96,13 @@ func (c *Config) Has(s Setting) bool { return c.given&s != 0 }
 // option is refused on an empty input too, not only on one long enough to
 // be split.
 func Resolve[O ~func(*Config)](call string, allowed Setting, opts []O) Config {
+	if len(opts) == 0 {
+		// A Config that no option writes through a pointer stays on the
+		// stack: a call with no options allocates nothing here.
+		c := Config{Kind: Auto, Grain: 1, Simple: 1}
+		c.Pool = callerPool()
+		return c
+	}
 	c := Config{Kind: Auto, Grain: 1, Simple: 1}
 	for _, o := range opts {
 		if o == nil {
@@ -98,11 +117,18 @@ func Resolve[O ~func(*Config)](call string, allowed Setting, opts []O) Config {
 		panic(pkg(call) + ": option " + name + " does not apply to " + call)
 	}
 	if c.Pool == nil {
-		if c.Pool = core.CurrentPool(); c.Pool == nil {
-			c.Pool = core.Default()
-		}
+		c.Pool = callerPool()
 	}
 	return c
+}
+
+// callerPool returns the pool of the task that is calling, or
+// core.Default() outside any task.
+func callerPool() *core.Pool {
+	if p := core.CurrentPool(); p != nil {
+		return p
+	}
+	return core.Default()
 }
 
 // pkg returns the package part of a call's name: "sortpar" for "sortpar.Sort".

@@ -12,6 +12,10 @@ type Ops[T any] struct {
 	// Leaf folds the offsets [a, b) into acc and returns the result. Leaves of
 	// one loop may run at the same time on different workers.
 	Leaf func(a, b uint64, acc T) T
+	// LeafOn is Leaf for a loop that needs the worker running each leaf:
+	// state kept per worker (Worker.ID), or Worker.Poll inside a long leaf.
+	// Exactly one of Leaf and LeafOn is set.
+	LeafOn func(w *core.Worker, a, b uint64, acc T) T
 	// Right returns the value a right half starts from, given the value its
 	// parent range started from. stolen is false only when the right half
 	// runs on the same worker as the left half and after it has finished, so
@@ -58,9 +62,10 @@ const (
 
 // state is what every task of one Split call shares.
 type state[T any] struct {
-	leaf  func(a, b uint64, acc T) T
-	right func(parent T, stolen bool) T
-	join  func(x, y T) T
+	leaf   func(a, b uint64, acc T) T
+	leafOn func(w *core.Worker, a, b uint64, acc T) T // set instead of leaf
+	right  func(parent T, stolen bool) T
+	join   func(x, y T) T
 	// task is splitTask[T], stored once so that forks pass a plain func
 	// value and allocate nothing.
 	task func(*core.Worker, span[T]) T
@@ -110,25 +115,18 @@ func Split[T any](n uint64, init T, ops Ops[T], c Config, done <-chan struct{}) 
 	if n == 0 {
 		return init, false
 	}
-	if ops.Leaf == nil {
-		panic("loop: Split with nil Ops.Leaf")
+	if (ops.Leaf == nil) == (ops.LeafOn == nil) {
+		panic("loop: Split needs exactly one of Ops.Leaf and Ops.LeafOn")
 	}
 	if ops.Fixed && ops.Right != nil {
 		panic("loop: Split with Fixed and a non-nil Ops.Right")
 	}
-	l := &state[T]{leaf: ops.Leaf, right: ops.Right, join: ops.Join, done: done, n: n, init: init}
+	l := &state[T]{leaf: ops.Leaf, leafOn: ops.LeafOn, right: ops.Right, join: ops.Join, done: done, n: n, init: init}
 	l.helpFirst = c.Pool.Policy() == core.HelpFirst
 	p := c.Pool.Workers()
 	kind := c.Kind
 	if ops.Fixed {
-		switch {
-		case kind == Simple:
-			l.treeGrain = c.Simple
-		case c.Has(SetGrain):
-			l.treeGrain = c.Grain
-		default:
-			l.treeGrain = deterministicGrain
-		}
+		l.treeGrain = c.TreeGrain()
 		if kind != Simple {
 			kind = Auto
 		}
@@ -233,9 +231,9 @@ func (l *state[T]) runLeaf(w *core.Worker, a, b uint64, acc T) T {
 		}
 	}()
 	if l.treeGrain != 0 {
-		acc = l.tree(a, b, acc)
+		acc = l.tree(w, a, b, acc)
 	} else {
-		acc = l.leaf(a, b, acc)
+		acc = l.callLeaf(w, a, b, acc)
 	}
 	ok = true
 	return acc
@@ -259,14 +257,22 @@ func (l *state[T]) stopped() bool {
 	return false
 }
 
-// tree evaluates the node [a, b) of a Fixed loop's split tree serially.
-func (l *state[T]) tree(a, b uint64, acc T) T {
+// callLeaf runs the loop's Leaf or LeafOn on [a, b) from acc.
+func (l *state[T]) callLeaf(w *core.Worker, a, b uint64, acc T) T {
+	if l.leafOn != nil {
+		return l.leafOn(w, a, b, acc)
+	}
+	return l.leaf(a, b, acc)
+}
+
+// tree evaluates the node [a, b) of a Fixed loop's split tree serially on w.
+func (l *state[T]) tree(w *core.Worker, a, b uint64, acc T) T {
 	if b-a <= l.treeGrain {
-		return l.leaf(a, b, acc)
+		return l.callLeaf(w, a, b, acc)
 	}
 	mid := a + (b-a)/2
-	x := l.tree(a, mid, acc)
-	y := l.tree(mid, b, acc)
+	x := l.tree(w, a, mid, acc)
+	y := l.tree(w, mid, b, acc)
 	if l.join != nil {
 		return l.join(x, y)
 	}

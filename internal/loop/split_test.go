@@ -1,6 +1,7 @@
 package loop_test
 
 import (
+	"sync/atomic"
 	"testing"
 
 	"github.com/gofork/gofork/core"
@@ -65,4 +66,51 @@ func TestSplitFixed(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestSplitLeafOn checks that LeafOn gets the worker running each leaf (one
+// of the pool's, as core.CurrentPool sees it), that the leaves cover the
+// range once, and that setting both Leaf and LeafOn, or neither, panics.
+func TestSplitLeafOn(t *testing.T) {
+	pooltest.Each(t, func(t *testing.T, p *core.Pool) {
+		for _, pt := range partitioners() {
+			for _, fixed := range []bool{false, true} {
+				if fixed && (pt.name == "static" || pt.name == "affinity") {
+					continue
+				}
+				const n = 10_000
+				var wrong atomic.Int32
+				ops := loop.Ops[uint64]{
+					LeafOn: func(w *core.Worker, a, b uint64, acc uint64) uint64 {
+						if w == nil || w.Pool() != p || core.CurrentPool() != p || w.ID() >= p.MaxWorkerID() {
+							wrong.Add(1)
+						}
+						return acc + (a+b-1)*(b-a)/2
+					},
+					Join:  func(x, y uint64) uint64 { return x + y },
+					Fixed: fixed,
+				}
+				got, _ := loop.Split(n, 0, ops, loop.Resolve("test", loop.Loops, []par.Option{pt.opt, par.WithPool(p)}), nil)
+				if want := uint64(n * (n - 1) / 2); got != want || wrong.Load() != 0 {
+					t.Errorf("%s fixed=%v: sum %d, want %d; %d leaves with a wrong worker", pt.name, fixed, got, want, wrong.Load())
+				}
+			}
+		}
+	})
+	c := loop.Resolve[par.Option]("test", loop.Loops, nil)
+	leaf := func(a, b uint64, acc int) int { return acc }
+	leafOn := func(w *core.Worker, a, b uint64, acc int) int { return acc }
+	for name, ops := range map[string]loop.Ops[int]{
+		"both":    {Leaf: leaf, LeafOn: leafOn},
+		"neither": {},
+	} {
+		func() {
+			defer func() {
+				if v := recover(); v != "loop: Split needs exactly one of Ops.Leaf and Ops.LeafOn" {
+					t.Errorf("%s: recovered %v", name, v)
+				}
+			}()
+			loop.Split(10, 0, ops, c, nil)
+		}()
+	}
 }

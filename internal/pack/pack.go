@@ -23,8 +23,9 @@ const roundBytes = 1 << 22
 // possibly in parallel, and returns when every call has returned.
 type Runner func(n int, body func(lo, hi int))
 
-// Blocks returns the number of blocks of n elements.
-func Blocks(n int) int { return (n + BlockLen - 1) / BlockLen }
+// Blocks returns the number of blocks of n elements, without the n+BlockLen-1
+// that would pass a 32-bit int's range for n near its top.
+func Blocks(n int) int { return n/BlockLen + min(n%BlockLen, 1) }
 
 // Words returns the number of mask words for n elements.
 func Words(n int) int { return (n + 63) / 64 }

@@ -2,6 +2,7 @@ package pack
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"strconv"
@@ -158,6 +159,20 @@ func TestMarkFuncAndGather(t *testing.T) {
 		m := Gather(got, s, words)
 		if k != len(want) || m != k || !slices.Equal(got[:m], want) {
 			t.Fatalf("n=%d: marked %d, gathered %v, want %v", n, k, got[:m], want)
+		}
+	}
+}
+
+// TestBlocks checks the block count, near the top of int too, where
+// n+BlockLen-1 would wrap around.
+func TestBlocks(t *testing.T) {
+	for _, n := range []int{0, 1, BlockLen - 1, BlockLen, BlockLen + 1, math.MaxInt32, math.MaxInt} {
+		want := uint64(n) / BlockLen
+		if uint64(n)%BlockLen != 0 {
+			want++
+		}
+		if got := Blocks(n); uint64(got) != want {
+			t.Errorf("Blocks(%d) = %d, want %d", n, got, want)
 		}
 	}
 }

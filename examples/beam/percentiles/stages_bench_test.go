@@ -54,7 +54,7 @@ func BenchmarkStages(b *testing.B) {
 		sort func(x []int64)
 	}{
 		{"gofork", func(x []int64) { sortpar.Sort(x); reduce.Sum(x) }},
-		{"gofork-p=1", func(x []int64) { sortpar.SortWith(x, sortpar.WithPool(one)); reduce.Sum(x, par.WithPool(one)) }},
+		{"gofork-p=1", func(x []int64) { sortpar.Sort(x, par.WithPool(one)); reduce.Sum(x, par.WithPool(one)) }},
 		{"serial", func(x []int64) {
 			slices.Sort(x)
 			var sum int64

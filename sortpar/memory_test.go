@@ -1,0 +1,41 @@
+package sortpar
+
+import (
+	"runtime"
+	"slices"
+	"testing"
+
+	"github.com/gofork/gofork/core"
+	"github.com/gofork/gofork/par"
+)
+
+// TestSortMemory checks that Sort works in place: sorting 10^7 random
+// int64 on two workers allocates at most 2 % of the slice (the workspaces,
+// a few hundred KiB per worker, and some bookkeeping), counted by the
+// runtime's allocation total, which bounds the heap's growth.
+func TestSortMemory(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector's own allocations would be counted")
+	}
+	n := 10_000_000
+	x := make([]int64, n)
+	r := xorshift(5) // cheap enough for the emulated test runs
+	for i := range x {
+		x[i] = int64(r.Next())
+	}
+	pool := core.New(core.WithWorkers(2))
+	defer pool.Close()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	Sort(x, par.WithPool(pool))
+	runtime.ReadMemStats(&after)
+	if !slices.IsSorted(x) {
+		t.Fatal("not sorted")
+	}
+	alloc := after.TotalAlloc - before.TotalAlloc
+	limit := uint64(n) * 8 / 50
+	t.Logf("Sort of %d int64 allocated %d bytes (%.2f %% of the slice)", n, alloc, 100*float64(alloc)/float64(8*n))
+	if alloc > limit {
+		t.Fatalf("Sort of %d int64 allocated %d bytes, more than 2 %% of the slice (%d)", n, alloc, limit)
+	}
+}

@@ -143,8 +143,8 @@ func (p *Pool) releaseGuest(g *Worker) {
 // lend gives guest g the place of a regular worker: the most recently
 // asleep one, which goes off the idle list and out of the sleeping count
 // into state lent and stays asleep; or, if none sleeps, an awake active
-// one, whose place g claims: it goes lent when its search next finds
-// nothing after searchRounds passes, instead of spinning (forPlace). A
+// one (or one a waker took off the idle list), whose place g claims: once it is in its idle loop it takes nothing
+// but its inbox, and goes lent at its next search pass (forPlace). A
 // lent worker's claim names g. Wake-ups aimed at a lent worker (a latch it
 // sleeps on, its inbox, a limit change, Close) still reach it: it wakes as
 // any sleeper does and the claim goes. Spares are not lent: retireIdle
@@ -165,7 +165,7 @@ func (p *Pool) lend(g *Worker) {
 	}
 	active := p.roster.Load().active
 	for k := len(active) - 1; k >= 0; k-- {
-		if w := active[k]; w.idle == awake && w.claim.Load() == nil {
+		if w := active[k]; (w.idle == awake || w.idle == woken) && w.claim.Load() == nil {
 			w.claim.Store(g)
 			p.guests.places.Add(1)
 			g.guestRec.lent = w

@@ -113,6 +113,29 @@ func TestGuestHoldsSleepersPlace(t *testing.T) {
 	})
 }
 
+// TestGuestClaimsAwakeWorkersPlace: a guest that finds the only worker of
+// a pool awake (just started, or just done with a root) claims its place,
+// and that worker, in its idle loop, takes nothing from the guest: the
+// root runs on one goroutine, as a pool of one worker says, and the worker
+// steals none of its frames.
+func TestGuestClaimsAwakeWorkersPlace(t *testing.T) {
+	for k := range scale(100) {
+		p := New(WithWorkers(1))
+		if k%2 == 1 {
+			p.RunOn(0, func(*Worker) {}) // the worker is awake and searching when it returns
+		}
+		for r := range 4 {
+			if got := Run(p, func(w *Worker) int { return fib(w, 18) }); got != fibSerial(18) {
+				t.Fatalf("pool %d, root %d: fib(18) = %d", k, r, got)
+			}
+		}
+		if s := p.Stats(); s.Workers[0].Stolen != 0 {
+			t.Errorf("pool %d: the worker whose place the guests held stole %d frames", k, s.Workers[0].Stolen)
+		}
+		closeChecked(t, p)
+	}
+}
+
 // TestGuestPanic: a panic in a guest's root, or in a part of it a worker
 // stole, reaches the caller as a *PanicError; the guest record goes back
 // and the pool stays usable.

@@ -189,6 +189,9 @@ func (w *Worker) wait(why waitReason, l latch) (quit bool) {
 	for w.mustWait(why, l) {
 		w.waitWake()
 		slept = true
+		for w.staleWhileLent(l) {
+			w.waitWake()
+		}
 		if why != forLimit && why != forActivation {
 			break // one wake-up: the caller looks again
 		}
@@ -204,6 +207,17 @@ func (w *Worker) wait(why waitReason, l latch) (quit bool) {
 		l.withdraw(w)
 	}
 	return why == forLimit && p.quit.Load()
+}
+
+// staleWhileLent reports whether w, woken while a guest holds its place,
+// was woken by a stale token (a wake-up meant for an earlier wait): it is
+// still lent, and nothing that a lent worker wakes for has happened (its
+// latch l, a root in its inbox, a limit that leaves it out, Close; each is
+// written before its waker signals). Leaving would clear the claim and let
+// a second goroutine run the work of the guest's one place.
+func (w *Worker) staleWhileLent(l latch) bool {
+	return w.idleState() == lent && !w.pool.quit.Load() && !w.inbox.ready() && !w.limited() &&
+		(l == nil || !l.probe())
 }
 
 // mustWait reports whether w, announced idle for why, must go on waiting.

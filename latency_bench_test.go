@@ -21,10 +21,12 @@ import (
 // while 1, 8 or 64 request handlers sort 20 k ints each with sortpar, one
 // request at a time each and one every 2 ms in all. The goroutines variant
 // is the same program with slices.Sort and serial big jobs, on plain
-// goroutines. It reports the small sorts' p50, p99 and longest latency,
-// the big jobs' time and the number of small sorts. Run it with
-// -benchtime 1x at GOMAXPROCS=1 and 2 (one op is one whole program; the
-// target is p99 <= 2 x the goroutines' p99 and max <= 20 ms).
+// goroutines; callers=0 runs the big jobs alone on a pool, the reference
+// for their time beside the callers (within 10 %). It reports the small
+// sorts' p50, p99 and longest latency, the big jobs' time and the number
+// of small sorts. Run it with -benchtime 1x at GOMAXPROCS=1 and 2 (one
+// op is one whole program; the target is p99 <= 2 x the goroutines' p99
+// and max <= 20 ms).
 func BenchmarkRootLatency(b *testing.B) {
 	jobs := []struct {
 		job          serverload.Job
@@ -36,8 +38,11 @@ func BenchmarkRootLatency(b *testing.B) {
 		{serverload.Leaves, 16, 1},
 	}
 	for _, j := range jobs {
-		for _, callers := range []int{1, 8, 64} {
+		for _, callers := range []int{0, 1, 8, 64} {
 			for _, variant := range []string{"gofork", "goroutines"} {
+				if callers == 0 && variant != "gofork" {
+					continue // the big jobs alone: their time is the reference for the rows with callers
+				}
 				b.Run(fmt.Sprintf("job=%v/callers=%d/%s", j.job, callers, variant), func(b *testing.B) {
 					size := j.size
 					if testing.Short() && j.job != serverload.Leaves {

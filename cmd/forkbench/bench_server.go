@@ -23,43 +23,33 @@ import (
 
 func init() {
 	q := func(quick bool, n int) int { return pick(quick, n, n/rwQuick) }
-	for i, pct := range []int{50, 99} {
-		register(&benchmark{
-			name: fmt.Sprintf("server-p%d", pct), suite: suiteRealworld, order: 330 + i, kind: kindLatency,
-			about: fmt.Sprintf("p%d latency of 20 k-element sorts submitted every 2 ms beside a 30 M-element sort; "+
-				"baseline (serial row): slices.Sort in goroutines", pct),
-			size: func(quick bool) string {
-				return fmt.Sprintf("big n=%d, small n=%d every %v", q(quick, rwBigN), rwSmallN, rwSmallEvery)
-			},
-			note: fmt.Sprintf("the time column is the small sorts' p%d latency, not a run's time; "+
-				"the serial row is the Go baseline, every sort a slices.Sort in its own goroutine", pct),
-			variants:        []string{variantSerial, variantGofork},
-			baselineVariant: variantSerial,
-			baseline:        "slices.Sort in goroutines",
-			cutoff:          "sortpar's own; slices.Sort serial",
-			setup: func(v string, p int, quick bool) (*job, error) {
-				return setupServer(v, p, q(quick, rwBigN), float64(pct)/100)
-			},
-		})
-	}
-	for i, pct := range []int{50, 99} {
-		register(&benchmark{
-			name: fmt.Sprintf("server-seq-p%d", pct), suite: suiteRealworld, order: 332 + i, kind: kindLatency,
-			about: fmt.Sprintf("p%d latency of 20 k-element sorts from one handler, one after another 2 ms apart, "+
-				"beside a 30 M-element sort; baseline (serial row): slices.Sort", pct),
-			size: func(quick bool) string {
-				return fmt.Sprintf("big n=%d, small n=%d every %v, one caller", q(quick, rwBigN), rwSmallN, rwSmallEvery)
-			},
-			note: fmt.Sprintf("the time column is the small sorts' p%d latency, not a run's time; "+
-				"the serial row is the Go baseline, the same program with slices.Sort", pct),
-			variants:        []string{variantSerial, variantGofork},
-			baselineVariant: variantSerial,
-			baseline:        "slices.Sort, same goroutines",
-			cutoff:          "sortpar's own; slices.Sort serial",
-			setup: func(v string, p int, quick bool) (*job, error) {
-				return setupServerSeq(v, p, q(quick, rwBigN), float64(pct)/100)
-			},
-		})
+	for k, row := range []struct {
+		name, about, size, note, baseline string
+		setup                             func(variant string, p, bigN int, q float64) (*job, error)
+	}{
+		{"server", "20 k-element sorts submitted every 2 ms", "",
+			"every sort a slices.Sort in its own goroutine", "slices.Sort in goroutines", setupServer},
+		{"server-seq", "20 k-element sorts from one handler, one after another 2 ms apart", ", one caller",
+			"the same program with slices.Sort", "slices.Sort, same goroutines", setupServerSeq},
+	} {
+		for i, pct := range []int{50, 99} {
+			register(&benchmark{
+				name: fmt.Sprintf("%s-p%d", row.name, pct), suite: suiteRealworld, order: 330 + 2*k + i, kind: kindLatency,
+				about: fmt.Sprintf("p%d latency of %s beside a 30 M-element sort; baseline (serial row): %s", pct, row.about, row.baseline),
+				size: func(quick bool) string {
+					return fmt.Sprintf("big n=%d, small n=%d every %v%s", q(quick, rwBigN), rwSmallN, rwSmallEvery, row.size)
+				},
+				note: fmt.Sprintf("the time column is the small sorts' p%d latency, not a run's time; "+
+					"the serial row is the Go baseline, %s", pct, row.note),
+				variants:        []string{variantSerial, variantGofork},
+				baselineVariant: variantSerial,
+				baseline:        row.baseline,
+				cutoff:          "sortpar's own; slices.Sort serial",
+				setup: func(v string, p int, quick bool) (*job, error) {
+					return row.setup(v, p, q(quick, rwBigN), float64(pct)/100)
+				},
+			})
+		}
 	}
 }
 

@@ -50,6 +50,13 @@ func (w *Worker) block(fn func()) {
 	p := w.pool
 	w.flushDone() // the jobs it finished count now, not after fn
 	w.Share()
+	if w.guest {
+		// The caller's own goroutine blocks: the pool loses no worker,
+		// and the sleeping worker whose place it held takes it back.
+		p.giveBack(w)
+		fn()
+		return
+	}
 	p.spares.blocked.Add(1) // wanted before activated: a spare activated for w does not retire at once
 	defer func() {
 		p.spares.blocked.Add(-1)

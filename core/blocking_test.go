@@ -38,12 +38,12 @@ func TestBlockingOutsideTask(t *testing.T) {
 }
 
 // TestBlockingHandsOverTheWorker: the only worker of a pool blocks inside
-// Blocking until a root submitted from outside has run. Only a spare can
+// Blocking until a root submitted to a worker has run. Only a spare can
 // run it.
 func TestBlockingHandsOverTheWorker(t *testing.T) {
 	pool := New(WithWorkers(1))
 	defer pool.Close()
-	got := Run(pool, func(w *Worker) int {
+	got := onWorker(pool, func(w *Worker) int {
 		var v int
 		Blocking(func() {
 			s := pool.Stats()
@@ -51,7 +51,7 @@ func TestBlockingHandsOverTheWorker(t *testing.T) {
 				t.Errorf("inside Blocking: %d blocked, %d spares; want 1 and 1", s.Blocked, s.Spares)
 			}
 			done := make(chan int)
-			go func() { done <- Run(pool, func(w *Worker) int { return fib(w, 15) }) }()
+			go func() { done <- onWorker(pool, func(w *Worker) int { return fib(w, 15) }) }()
 			v = <-done
 		})
 		return v
@@ -73,7 +73,7 @@ func TestBlockingHandsOverTheWorker(t *testing.T) {
 func TestBlockingNested(t *testing.T) {
 	pool := New(WithWorkers(2))
 	defer pool.Close()
-	Run(pool, func(w *Worker) int {
+	onWorker(pool, func(w *Worker) int {
 		Blocking(func() {
 			Blocking(func() {
 				if s := pool.Stats(); s.Blocked != 1 || s.SparesStarted != 1 {
@@ -138,7 +138,7 @@ func TestBlockingOverlapsBeyondWorkers(t *testing.T) {
 			})
 		}
 	}
-	Run(pool, func(w *Worker) int { Invoke(w, fns...); return 0 })
+	onWorker(pool, func(w *Worker) int { Invoke(w, fns...); return 0 })
 	if timedOut.Load() {
 		t.Fatalf("the %d blocked functions were never all running at once", n)
 	}
@@ -169,7 +169,7 @@ func TestMaxSpares(t *testing.T) {
 			ran.Add(1)
 		}
 	}
-	Run(pool, func(w *Worker) int { Invoke(w, fns...); return 0 })
+	onWorker(pool, func(w *Worker) int { Invoke(w, fns...); return 0 })
 	s := pool.Stats()
 	if ran.Load() != n {
 		t.Fatalf("%d of %d functions ran", ran.Load(), n)
@@ -198,7 +198,7 @@ func TestNoSpares(t *testing.T) {
 	pool := New(WithWorkers(1), WithMaxSpares(0))
 	defer pool.Close()
 	ran := false
-	Run(pool, func(w *Worker) int { Blocking(func() { ran = true }); return 0 })
+	onWorker(pool, func(w *Worker) int { Blocking(func() { ran = true }); return 0 })
 	if s := pool.Stats(); !ran || s.SparesStarted != 0 || s.SpareLimitHits != 1 {
 		t.Fatalf("ran %v, %d spares started, %d refused; want true, 0, 1", ran, s.SparesStarted, s.SpareLimitHits)
 	}
@@ -212,11 +212,11 @@ func TestRunOnOtherPoolBlocks(t *testing.T) {
 	b := New(WithWorkers(1))
 	defer b.Close()
 	release := make(chan struct{})
-	got := Run(a, func(w *Worker) int {
+	got := onWorker(a, func(w *Worker) int {
 		// b's only task waits until a root submitted to a has run: a's
 		// only worker waits in Run(b, ...), so a spare of a must run it.
 		return Run(b, func(*Worker) int {
-			go func() { Run(a, func(w *Worker) int { return fib(w, 10) }); close(release) }()
+			go func() { onWorker(a, func(w *Worker) int { return fib(w, 10) }); close(release) }()
 			<-release
 			return 7
 		})
@@ -240,7 +240,7 @@ func TestStatsSparesAfterClose(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				Run(p, func(w *Worker) int {
+				onWorker(p, func(w *Worker) int {
 					Blocking(func() { time.Sleep(time.Millisecond) })
 					return 0
 				})

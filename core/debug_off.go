@@ -7,6 +7,10 @@ package core
 const debugChecks = false
 
 func (p *Pool) checkCounts(c uint64, node int32, sleepingChanged bool) {}
-func (p *Pool) checkEnterIdle(w *Worker)                               {}
+func (p *Pool) checkEnterIdle(w *Worker, why waitReason)               {}
 func (d *deque) checkShared()                                          {}
 func (w *Worker) checkJobs()                                           {}
+func (p *Pool) checkFreeGuest(g *Worker)                               {}
+func checkUnregistered(t *gTable, g uintptr, w *Worker)                {}
+func (p *Pool) checkPlaces()                                           {}
+func (w *Worker) checkMaySearch()                                      {}

@@ -8,16 +8,24 @@ import (
 )
 
 // TestGoexitInTask: runtime.Goexit in a task (t.Fatal in a loop body) must
-// not hang Run or Close: Run panics with ErrGoexit and the pool keeps all its
-// workers. Repeated, so that worker goroutines are replaced many times.
+// not hang Run or Close. On a worker, Run panics with ErrGoexit and the pool
+// keeps all its workers: repeated, so that worker goroutines are replaced
+// many times. On the caller's goroutine (a guest's root, Run from outside)
+// the Goexit ends that goroutine, as it would without the pool, and the
+// guest record goes back: the pool stays usable and closes.
 func TestGoexitInTask(t *testing.T) {
 	for _, p := range []int{1, 2, 4} {
 		pool := New(WithWorkers(p))
-		for k := range 30 {
+		for k := range 60 {
+			guest := k >= 30
 			done := make(chan any, 1)
 			go func() {
 				defer func() { done <- recover() }()
-				Run(pool, func(w *Worker) int {
+				run := onWorker[int]
+				if guest {
+					run = Run[int]
+				}
+				run(pool, func(w *Worker) int {
 					x, y := Join(w, func(w *Worker, n int) int {
 						if k%2 == 0 {
 							runtime.Goexit()
@@ -35,6 +43,14 @@ func TestGoexitInTask(t *testing.T) {
 			}()
 			select {
 			case v := <-done:
+				if guest && (k%2 == 0 || v == nil) {
+					// f runs on the caller, and so may g: the
+					// Goexit ended the caller's goroutine.
+					if v != nil {
+						t.Fatalf("p=%d: a Goexit on the caller's goroutine panicked with %v, want the goroutine to end", p, v)
+					}
+					continue
+				}
 				pe, ok := v.(*PanicError)
 				if !ok || !errors.Is(pe, ErrGoexit) {
 					t.Fatalf("p=%d: Run after Goexit panicked with %v, want ErrGoexit", p, v)

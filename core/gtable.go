@@ -2,6 +2,7 @@ package core
 
 import (
 	"math/bits"
+	"strconv"
 	"sync"
 	"sync/atomic"
 )
@@ -20,8 +21,10 @@ var (
 	gtabMu sync.Mutex
 	gtab   atomic.Pointer[gTable]
 	// gtabLive counts the live entries, so that a replacement table is
-	// sized for them; guarded by gtabMu.
-	gtabLive int
+	// sized for them, and gtabUsed the slots that are not free (live
+	// entries and tombstones), so that register knows without a scan
+	// when the table must be replaced; both guarded by gtabMu.
+	gtabLive, gtabUsed int
 )
 
 // gTable is one generation of the worker table.
@@ -42,13 +45,15 @@ func newGTable(size int) *gTable {
 
 func gHash(g uintptr) uintptr { return uintptr((uint64(g) * 0x9E3779B97F4A7C15) >> 32) }
 
-// register records the calling goroutine as w's. A worker whose goroutine
-// was replaced (runtime.Goexit in a task) gets a new entry; its old one is
-// already a tombstone (forget). The table keeps at most half its slots used,
-// tombstones included, and is replaced by one with room for four times the
-// live entries when that would be exceeded.
-func register(w *Worker) {
-	g := curg()
+// register records the calling goroutine, whose curg value is g, as w's: a
+// worker's goroutine as it starts, a guest's caller for the time of its
+// root (guest.go). A worker
+// whose goroutine was replaced (runtime.Goexit in a task) gets a new entry;
+// its old one is already a tombstone (forget). It costs O(1) under gtabMu:
+// a tombstone on the probe path is reused, and the table keeps at most half
+// its slots used, tombstones included, and is replaced by one with room for
+// four times the live entries when that would be exceeded.
+func register(w *Worker, g uintptr) {
 	gtabMu.Lock()
 	defer gtabMu.Unlock()
 	t := gtab.Load()
@@ -56,51 +61,68 @@ func register(w *Worker) {
 		t = newGTable(64)
 		gtab.Store(t)
 	}
-	used := 0
-	for i := range t.entries {
-		if t.entries[i].g.Load() != 0 {
-			used++
-		}
-	}
-	if 2*(used+1) > len(t.entries) {
+	if 2*(gtabUsed+1) > len(t.entries) {
 		// Copy the live entries into a fresh table (tombstones dropped).
 		// Readers of the old table still find every live worker there.
 		nt := newGTable(4 * (gtabLive + 1))
+		gtabUsed = 0
 		for i := range t.entries {
 			if e := &t.entries[i]; e.g.Load() > 1 {
-				nt.insert(e.g.Load(), e.w)
+				e.w.gslot = nt.fill(nt.probe(e.g.Load()), e.g.Load(), e.w)
+				gtabUsed++
 			}
 		}
 		gtab.Store(nt)
 		t = nt
 	}
-	t.insert(g, w)
+	if debugChecks {
+		checkUnregistered(t, g, w)
+	}
+	i := t.probe(g)
+	if t.entries[i].g.Load() == 0 {
+		gtabUsed++ // a free slot, not a tombstone
+	}
+	w.gslot = t.fill(i, g, w)
 	gtabLive++
 }
 
-func (t *gTable) insert(g uintptr, w *Worker) {
+// probe returns the slot where g goes: the first free slot or tombstone
+// from g's hash on.
+func (t *gTable) probe(g uintptr) int {
 	for i := gHash(g) & t.mask; ; i = (i + 1) & t.mask {
-		e := &t.entries[i]
-		if e.g.Load() == 0 {
-			e.w = w
-			e.g.Store(g) // publishes e.w; pairs with the Load in workerOf
-			return
+		if t.entries[i].g.Load() <= 1 {
+			return int(i)
 		}
 	}
 }
 
-// forget marks w's entry dead as its goroutine exits, so that a goroutine
-// that later reuses the same g structure is not taken for the worker.
+// fill records w for g in slot i (probe's) and returns i. Reusing a
+// tombstone is safe for readers, which take no lock: a reader stops only at
+// a free slot (0), which fill never makes, and reads e.w only after its
+// load of e.g matched its own goroutine, so only this goroutine, or one
+// that registers after it under gtabMu, ever reads what is written here.
+// Caller holds gtabMu.
+func (t *gTable) fill(i int, g uintptr, w *Worker) int {
+	e := &t.entries[i]
+	e.w = w
+	e.g.Store(g) // publishes e.w; pairs with the Load in workerOf
+	return i
+}
+
+// forget marks w's entry dead as its goroutine exits (or a guest's root
+// ends), so that a goroutine that later reuses the same g structure is not
+// taken for the worker. O(1): the slot register recorded in w.gslot is
+// still w's, since only a replacement table moves entries, and it updates
+// gslot under the same lock.
 func forget(w *Worker) {
 	gtabMu.Lock()
 	defer gtabMu.Unlock()
-	t := gtab.Load()
-	for i := range t.entries {
-		if e := &t.entries[i]; e.w == w && e.g.Load() > 1 {
-			e.g.Store(1)
-			gtabLive--
-		}
+	e := &gtab.Load().entries[w.gslot]
+	if debugChecks && (e.w != w || e.g.Load() <= 1) {
+		panic("core: invariant: worker " + strconv.Itoa(w.id) + " forgets a goroutine-table entry that is not its own")
 	}
+	e.g.Store(1)
+	gtabLive--
 }
 
 // workerOf returns the worker whose goroutine has curg value g, or nil.

@@ -17,6 +17,8 @@ import (
 //	awake --wait(forLimit)------> parked  --limit, inbox, quit--------------------> awake
 //	awake --wait(forLatch)------> latched --latch done, inbox, wake-up------------> awake
 //	awake --wait(forActivation)-> retired --activateSpare--> woken --leaveIdle---> awake
+//	asleep --a guest's lend-----> lent    --giveBack--> asleep;   any wake-up --leaveIdle--> awake
+//	awake --wait(forPlace)------> lent    (a guest claimed its place while it searched)
 //
 // A woken worker was counted as searching by its waker, before it runs, so
 // that producers that run meanwhile do not wake another worker for the same
@@ -87,6 +89,7 @@ const (
 	parked                   // beyond the limit, with nothing to do: in no list, counted nowhere
 	latched                  // beyond the limit, on a latch: in no list, counted nowhere
 	retired                  // a spare too many, in the retired list: counted nowhere
+	lent                     // asleep, its place held by a guest (guest.go): in no list, counted nowhere
 )
 
 // A waitReason is why a worker waits (wait), and so what ends the wait.
@@ -108,6 +111,11 @@ const (
 	// forActivation: a spare too many. Retired until activateSpare hands
 	// it work again, or the pool quits.
 	forActivation
+	// forPlace: a regular worker whose place a guest claimed, with
+	// nothing found in its search (guest.go). Lent until a wake-up, as a
+	// lent sleeper is; asleep, as forWork, if the guest gave the place
+	// back before it got here.
+	forPlace
 )
 
 // count is the one place the idle counts change: it adds searching and
@@ -130,6 +138,9 @@ func (p *Pool) count(w *Worker, searching, sleeping int) (all uint32, node int32
 // startSearching counts w as searching, unless a waker did already. Owner
 // only.
 func (w *Worker) startSearching() {
+	if debugChecks {
+		w.checkMaySearch()
+	}
 	if !w.searching {
 		w.pool.count(w, 1, 0)
 		w.searching = true
@@ -162,6 +173,9 @@ func (w *Worker) stopSearching() {
 // from a waker's hand-off (woken).
 func (w *Worker) wait(why waitReason, l latch) (quit bool) {
 	p := w.pool
+	if why == forWork && l == nil && w.claim.Load() != nil {
+		why = forPlace // the idle loop of a worker whose place a guest claimed
+	}
 	w.publish()
 	if l == nil {
 		// Nothing runs on w meanwhile: drop what its cached frames reference.
@@ -175,7 +189,10 @@ func (w *Worker) wait(why waitReason, l latch) (quit bool) {
 	for w.mustWait(why, l) {
 		w.waitWake()
 		slept = true
-		if why == forWork || why == forLatch {
+		for w.staleWhileLent(l) {
+			w.waitWake()
+		}
+		if why != forLimit && why != forActivation {
 			break // one wake-up: the caller looks again
 		}
 	}
@@ -192,6 +209,17 @@ func (w *Worker) wait(why waitReason, l latch) (quit bool) {
 	return why == forLimit && p.quit.Load()
 }
 
+// staleWhileLent reports whether w, woken while a guest holds its place,
+// was woken by a stale token (a wake-up meant for an earlier wait): it is
+// still lent, and nothing that a lent worker wakes for has happened (its
+// latch l, a root in its inbox, a limit that leaves it out, Close; each is
+// written before its waker signals). Leaving would clear the claim and let
+// a second goroutine run the work of the guest's one place.
+func (w *Worker) staleWhileLent(l latch) bool {
+	return w.idleState() == lent && !w.pool.quit.Load() && !w.inbox.ready() && !w.limited() &&
+		(l == nil || !l.probe())
+}
+
 // mustWait reports whether w, announced idle for why, must go on waiting.
 func (w *Worker) mustWait(why waitReason, l latch) bool {
 	p := w.pool
@@ -203,6 +231,11 @@ func (w *Worker) mustWait(why waitReason, l latch) bool {
 		return w.limited() && !w.inbox.ready() && !p.quit.Load()
 	case forLatch:
 		return l.announce(w)
+	case forPlace:
+		if w.idleState() == lent {
+			return !p.quit.Load() // the guest holds the place: no last check for work (guest.go)
+		}
+		return w.mustWait(forWork, nil)
 	default: // forActivation
 		return w.idleState() == retired && !p.quit.Load()
 	}
@@ -215,7 +248,7 @@ func (p *Pool) enterIdle(w *Worker, why waitReason) {
 	s := &p.sleep
 	s.mu.Lock()
 	if debugChecks {
-		p.checkEnterIdle(w)
+		p.checkEnterIdle(w, why)
 	}
 	switch why {
 	case forWork:
@@ -230,6 +263,16 @@ func (p *Pool) enterIdle(w *Worker, why waitReason) {
 	case forActivation:
 		s.retired = append(s.retired, w)
 		w.idle = retired
+	case forPlace:
+		if w.claim.Load() != nil {
+			w.idle = lent // in no list, counted nowhere
+			break
+		}
+		// The guest gave the place back meanwhile: sleep as forWork does.
+		s.idle = append(s.idle, w)
+		s.epoch++
+		w.idle = asleep
+		p.count(w, 0, 1)
 	}
 	s.mu.Unlock()
 }
@@ -248,6 +291,12 @@ func (p *Pool) leaveIdle(w *Worker) {
 		p.count(w, 0, -1)
 	case woken:
 		w.searching = true
+	case lent:
+		// Woken while a guest held its place (a latch, its inbox, a
+		// limit change, Close): in no list and counted nowhere; the
+		// guest's giveBack finds the claim gone and leaves it.
+		w.claim.Store(nil)
+		p.guests.places.Add(-1)
 	}
 	w.idle = awake
 	s.mu.Unlock()

@@ -8,8 +8,9 @@ import "strconv"
 //
 // Under the default WorkFirst policy the calling worker runs f(a) at once and
 // g(b), the rest of the parent up to the join, is what thieves may steal; if
-// no thief took it by the time f returns, the caller runs g(b) itself, so with
-// one worker the execution order is exactly the serial program's. Each Join
+// no thief took it by the time f returns, the caller runs g(b) itself, so a
+// computation that one worker runs alone runs in exactly the serial
+// program's order. Each Join
 // exposes at most one stealable frame, so a worker's deque never holds more
 // frames than the recursion is deep. Under HelpFirst the roles of f and g are
 // swapped.

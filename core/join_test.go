@@ -111,7 +111,8 @@ func TestRandomTrees(t *testing.T) {
 				var got int64
 				var gotOrder []int
 				if p == 1 && policy == WorkFirst {
-					got = Run(pool, func(w *Worker) int64 { return eval(w, root, &gotOrder) })
+					// On the only worker, alone: the serial order.
+					got = onWorker(pool, func(w *Worker) int64 { return eval(w, root, &gotOrder) })
 				} else {
 					got = Run(pool, func(w *Worker) int64 { return eval(w, root, nil) })
 				}

@@ -41,7 +41,7 @@ func (p *Pool) setLimit(n int) {
 	}
 	var fresh []*Worker
 	for p.nRegular < n {
-		fresh = append(fresh, p.newWorker(false))
+		fresh = append(fresh, p.newWorker(regularWorker))
 	}
 	p.limit.Store(int32(n)) // before the roster: a worker that reads the new roster sees the new limit
 	for _, w := range fresh {

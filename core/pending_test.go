@@ -63,7 +63,7 @@ func TestPending(t *testing.T) {
 func TestHungry(t *testing.T) {
 	p1 := New(WithWorkers(1))
 	defer p1.Close()
-	if Run(p1, func(w *Worker) bool { return w.Hungry() }) {
+	if onWorker(p1, func(w *Worker) bool { return w.Hungry() }) {
 		t.Error("Hungry with the only worker running a task")
 	}
 
@@ -109,7 +109,7 @@ func TestHungry(t *testing.T) {
 		barrier(w, &sampled)
 		return 0
 	}
-	Run(p2, func(w *Worker) int { Join(w, spin, 0, spin, 1); return 0 })
+	onWorker(p2, func(w *Worker) int { Join(w, spin, 0, spin, 1); return 0 })
 	if in.Load() != 2 || sampled.Load() != 2 {
 		t.Fatal("the two halves did not run at once")
 	}

@@ -6,14 +6,16 @@ import "time"
 // Share (and the slow paths of Join and Sync, shareSlow) share private
 // frames a thief asked for and serve roots that have waited too long.
 //
-// Fair service for roots (DESIGN.md, "Fair service for roots"). A root
-// submitted from outside waits in the injector (or, from RunOn, in one
-// worker's inbox) until a worker looks for work. A busy worker looks at its
-// poll points (Poll, Share, the slow paths of Join and Sync): one load of
-// rootsWaiting while nothing waits; otherwise it reads the clock and takes a
-// root of its inbox at once, or the oldest root of the injector once it has
-// waited rootWaitBound, and runs it on its own stack before going back to
-// its work.
+// Fair service for roots (DESIGN.md, "Fair service for roots"). A Run from
+// outside runs on its caller's goroutine (guest.go) and waits for nobody.
+// A root submitted from a task of another pool waits in the injector, and
+// one from RunOn in its worker's inbox, until a worker looks for work. A
+// busy worker looks at its poll points (Poll, Share, the slow paths of Join
+// and Sync): one load of rootsWaiting while nothing waits; otherwise it
+// reads the clock and takes a root of its inbox at once, or the oldest root
+// of the injector once it has waited rootWaitBound (unless it is in a
+// guest's lane), and runs it on its own stack before going back to its
+// work.
 
 // rootWaitBound is how long a root may wait in the injector before a busy
 // worker takes it at a poll point. Chosen by measurement (README, "Fair
@@ -31,13 +33,7 @@ func (p *Pool) now() int64 { return int64(time.Since(p.start)) }
 // waiting, and its wait counts towards the pool's worst.
 func (p *Pool) rootStarted(r *rootHeader) {
 	p.rootsWaiting.Add(-1)
-	wait := p.now() - r.submitted
-	for {
-		m := p.maxRootWait.Load()
-		if wait <= m || p.maxRootWait.CompareAndSwap(m, wait) {
-			return
-		}
-	}
+	p.noteRootWait(p.now() - r.submitted)
 }
 
 // nudgeRoots, called by the governor while roots wait, asks the workers
@@ -84,11 +80,14 @@ func (p *Pool) overdueRoot() *rootHeader {
 // current stack and returns. A worker already running a root taken this way
 // takes no other, so the task it interrupted waits for one root at a time.
 func (w *Worker) attend() {
-	if w.inRoot {
+	if w.inRoot || w.guest {
 		return
 	}
 	r := w.inbox.take()
 	if r == nil {
+		if w.lane.Load() != nil {
+			return // inside a guest's root: its caller must not wait for another (guest.go)
+		}
 		if r = w.pool.overdueRoot(); r == nil {
 			return
 		}

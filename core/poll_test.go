@@ -17,25 +17,27 @@ func joinOnly(w *Worker, n int) int {
 	return x + y
 }
 
-// joinsUntil submits to p a root that runs plain Joins (after wait returns,
-// no poll point of its own) until done reports true, or for at most a
-// guard of 10 s. It returns once the root has started; the channel gets
-// whether done came true before the guard ran out.
+// joinsUntil submits to worker 0 of p a root that runs plain Joins (after
+// wait returns, no poll point of its own) until done reports true, or for
+// at most a guard of 10 s. It returns once the root has started; the
+// channel gets whether done came true before the guard ran out.
 func joinsUntil(p *Pool, wait func(), done func() bool) <-chan bool {
 	started := make(chan struct{})
 	ok := make(chan bool, 1)
 	go func() {
-		ok <- Run(p, func(w *Worker) bool {
+		var r bool
+		p.RunOn(0, func(w *Worker) {
 			close(started)
 			wait()
 			for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); {
 				if done() {
-					return true
+					r = true
+					return
 				}
 				joinOnly(w, 20)
 			}
-			return false
 		})
+		ok <- r
 	}()
 	<-started
 	return ok

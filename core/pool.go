@@ -69,6 +69,7 @@ type Pool struct {
 	// taken: busy workers read it at their poll points (poll.go).
 	rootsWaiting atomic.Int32
 	maxRootWait  atomic.Int64  // longest submit-to-start wait of a root, ns
+	guests       guestTable    // the guest records, and the places guests hold (guest.go)
 	lostWakeups  atomic.Uint64 // sleepers the governor had to wake (Stats.LostWakeups)
 
 	rootJobs  sync.Map // reflect.Type -> *sync.Pool of *rootJob[R]
@@ -98,7 +99,7 @@ func New(opts ...Option) *Pool {
 	p.growMu.Lock()
 	ws := make([]*Worker, cfg.workers)
 	for i := range ws {
-		ws[i] = p.newWorker(false)
+		ws[i] = p.newWorker(regularWorker)
 	}
 	p.limit.Store(int32(cfg.workers))
 	p.publish(cfg.workers)

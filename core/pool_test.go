@@ -235,8 +235,14 @@ func TestStats(t *testing.T) {
 	waitAllAsleep(pool, 10*time.Second)
 	s := pool.Stats()
 	tot := s.Total()
-	if len(s.Workers) != 2 || tot.Roots != 10 {
-		t.Fatalf("stats: %d workers, %d roots; want 2 and 10", len(s.Workers), tot.Roots)
+	regular := 0
+	for _, w := range s.Workers {
+		if !w.Guest {
+			regular++
+		}
+	}
+	if regular != 2 || tot.Roots != 10 {
+		t.Fatalf("stats: %d regular workers, %d roots; want 2 and 10", regular, tot.Roots)
 	}
 	if tot.Stolen > tot.StealAttempts {
 		t.Fatalf("more steals (%d) than attempts (%d)", tot.Stolen, tot.StealAttempts)
@@ -256,7 +262,14 @@ func TestPinning(t *testing.T) {
 	}
 	st := pool.Stats()
 	for i, w := range st.Workers {
-		// Either pinned, or the reason is reported (containers may forbid it).
+		// Either pinned, or the reason is reported (containers may forbid
+		// it). A guest runs on its caller's thread, pinned nowhere.
+		if w.Guest {
+			if w.Pinned || w.PinError != "" {
+				t.Fatalf("guest record %d: Pinned=%v PinError=%q", i, w.Pinned, w.PinError)
+			}
+			continue
+		}
 		if w.Pinned == (w.PinError != "") {
 			t.Fatalf("worker %d: Pinned=%v PinError=%q", i, w.Pinned, w.PinError)
 		}

@@ -5,25 +5,35 @@ import "strconv"
 // Roots: running a function on the pool from any goroutine. Run and
 // Pool.Run take a root for any worker; RunOn for one worker. Called from a
 // task of the pool they run the root inline (runInline), from a task of
-// another pool they wait as Blocking does, and from outside they submit it
-// and park.
+// another pool they submit it and wait as Blocking does, and from outside
+// they run it on the caller's goroutine as a guest of the pool (guest.go).
+// RunOn from outside submits its root to the worker's inbox and parks.
 
-// Run runs root on a worker of p and returns its result. It may be called
-// from any goroutine, by many goroutines at once.
+// Run runs root on p and returns its result. It may be called from any
+// goroutine, by many goroutines at once.
 //
-// From an ordinary goroutine, Run submits root to the pool and parks the
-// caller until it is done. From inside a task of p (a nested parallel loop, a
-// library that uses gofork called from gofork code), Run runs root at once on
-// the current worker: no deadlock even when every worker does it. From
-// inside a task of another pool, Run submits root to p and waits as
-// Blocking does: a spare of the other pool stands in for the waiting worker.
+// From an ordinary goroutine, Run runs root on the calling goroutine, which
+// joins the pool as a guest worker until root returns: the pool's workers
+// steal the parts root forks, and the caller waits for none of them to
+// start it. So a root's latency is bounded whatever the pool is doing: beside
+// a big job that holds every worker, the caller's goroutine runs its root
+// and Go's scheduler shares the processors between it and the workers as
+// between any goroutines, on any GOMAXPROCS and on a pool of one worker
+// (see DESIGN.md, "Fair service for roots"). From inside a task of p (a
+// nested parallel loop, a library that uses gofork called from gofork
+// code), Run runs root at once on the current worker: no deadlock even when
+// every worker does it. From inside a task of another pool, Run submits root
+// to p and waits as Blocking does: a spare of the other pool stands in for
+// the waiting worker, and the root waits for a worker of p at most until a
+// busy one reaches a poll point (Poll, Share, a par block, a stolen join)
+// after it has waited a short bound, where it runs the root on its own
+// stack before going back to its work.
 //
-// A root waits for a worker at most until a busy worker of p reaches a poll
-// point (Poll, Share, a par block, a stolen join) after it has waited a
-// short bound: the worker then runs it on its own stack, as a task of its
-// own, before it goes back to its work (fair service; see DESIGN.md). A
-// root run that way that calls runtime.Goexit ends the task it interrupted
-// too (with ErrGoexit), since both share one goroutine.
+// A root that calls runtime.Goexit (t.Fatal in a root) ends the goroutine
+// that runs it: the caller's, for a Run from outside, as without the pool.
+// A Goexit in a part of the root that a worker stole, or in a root a busy
+// worker took at a poll point, ends that task with ErrGoexit, and so the
+// task it interrupted, since both share one goroutine.
 //
 // If root, or any task it forks, panics, the rest of the computation is
 // completed or dropped (frames not yet started are dropped, stolen ones are
@@ -47,15 +57,16 @@ func Run[R any](p *Pool, root func(w *Worker) R) R {
 		w.block(func() { r = submitAndWait(p, root, nil) })
 		return r
 	}
-	return submitAndWait(p, root, nil)
+	var r R
+	p.runGuest(func(w *Worker) { r = root(w) })
+	return r
 }
 
-// Run runs root on a worker of p and returns when it is done: Run (the
-// function) for a root that returns nothing, with the same contract. From
-// an ordinary goroutine it submits root and parks the caller until it is
-// done; from inside a task of p it runs root at once on the current worker;
-// from inside a task of another pool it submits root and waits as Blocking
-// does. A panic in root, or in any task it forks, reaches the caller as a
+// Run runs root on p and returns when it is done: Run (the function) for a
+// root that returns nothing, with the same contract. From an ordinary
+// goroutine it runs root on that goroutine, a guest worker of p meanwhile;
+// from inside a task of p it runs root at once on the current worker; from
+// inside a task of another pool it submits root and waits as Blocking does. A panic in root, or in any task it forks, reaches the caller as a
 // *PanicError once the rest of the computation is completed or dropped. It
 // panics if p or root is nil, or p is closed.
 func (p *Pool) Run(root func(w *Worker)) {
@@ -73,11 +84,11 @@ func (p *Pool) Run(root func(w *Worker)) {
 		w.block(func() { submitAndWait[struct{}](p, nil, root) })
 		return
 	}
-	submitAndWait[struct{}](p, nil, root)
+	p.runGuest(root)
 }
 
-// submitAndWait submits a root to p from outside its tasks and parks the
-// caller until it is done: fn, or proc for a root without a result.
+// submitAndWait submits a root to p from a task of another pool and parks
+// the caller until it is done: fn, or proc for a root without a result.
 func submitAndWait[R any](p *Pool, fn func(w *Worker) R, proc func(w *Worker)) R {
 	p.refreshLimit()
 	j := getRootJob[R](p)
@@ -112,7 +123,7 @@ func runInline(w *Worker, root func(w *Worker)) {
 // RunOn runs root on the worker with the given ID and waits for it, for
 // code that must stay on one worker (with WithPinning, one CPU). id must be
 // the ID of one of p's regular workers: 0 <= id < Workers() in a pool that
-// never started a spare or grew. The root is handed to that worker through
+// never grew. The root is handed to that worker through
 // its own lock-free submission queue; the worker takes it the next time it
 // looks for work or reaches a poll point, even if it is parked because
 // GOMAXPROCS shrank. Called from inside a task that already runs on worker
@@ -128,9 +139,9 @@ func (p *Pool) RunOn(id int, root func(w *Worker)) {
 		panic("core: RunOn with a nil root function")
 	}
 	all := p.roster.Load().all
-	if id < 0 || id >= len(all) || all[id].spare {
+	if id < 0 || id >= len(all) || all[id].index < 0 {
 		panic("core: RunOn(" + strconv.Itoa(id) + "): no regular worker has that ID (the pool has IDs [0, " +
-			strconv.Itoa(len(all)) + "), spares excluded)")
+			strconv.Itoa(len(all)) + "), spares and guests excluded)")
 	}
 	cur := workerOf(curg())
 	if cur != nil && cur.pool == p && cur.id == id {

@@ -45,26 +45,34 @@ func TestPoolRunFromOutside(t *testing.T) {
 
 // TestPoolRunNested: from inside a task of the pool, Run runs the root at
 // once on the calling worker; from a task of another pool it waits as
-// Blocking does, so that pool starts a spare in its worker's place.
+// Blocking does: on a worker, that pool starts a spare in its worker's
+// place; on a guest (Run from outside), the caller's goroutine waits and
+// no spare starts.
 func TestPoolRunNested(t *testing.T) {
-	a := New(WithWorkers(2))
-	defer a.Close()
-	b := New(WithWorkers(1))
-	defer b.Close()
-	got := Run(a, func(w *Worker) int {
-		same, sum := false, 0
-		a.Run(func(v *Worker) { same, sum = v == w, fib(v, 20) })
-		if !same {
-			t.Errorf("a nested Pool.Run did not run on the calling worker")
+	for _, guest := range []bool{false, true} {
+		a := New(WithWorkers(2))
+		b := New(WithWorkers(1))
+		run := onWorker[int]
+		if guest {
+			run = Run[int]
 		}
-		b.Run(func(v *Worker) { sum += fib(v, 10) })
-		return sum
-	})
-	if got != 6765+55 {
-		t.Fatalf("nested roots computed %d, want %d", got, 6765+55)
-	}
-	if s := a.Stats(); s.SparesStarted == 0 {
-		t.Fatal("pool a started no spare while its worker waited in b.Run")
+		got := run(a, func(w *Worker) int {
+			same, sum := false, 0
+			a.Run(func(v *Worker) { same, sum = v == w, fib(v, 20) })
+			if !same {
+				t.Errorf("guest %v: a nested Pool.Run did not run on the calling worker", guest)
+			}
+			b.Run(func(v *Worker) { sum += fib(v, 10) })
+			return sum
+		})
+		if got != 6765+55 {
+			t.Fatalf("guest %v: nested roots computed %d, want %d", guest, got, 6765+55)
+		}
+		if s := a.Stats(); (s.SparesStarted == 0) != guest {
+			t.Fatalf("guest %v: pool a started %d spares while its root waited in b.Run", guest, s.SparesStarted)
+		}
+		b.Close()
+		a.Close()
 	}
 }
 
@@ -162,7 +170,7 @@ func TestGuard(t *testing.T) {
 
 	var goexitEnd atomic.Pointer[PanicError]
 	v := catch(func() {
-		Run(p, func(w *Worker) int {
+		onWorker(p, func(w *Worker) int {
 			w.Guard(runtime.Goexit, func(pe *PanicError) { goexitEnd.Store(pe) })
 			t.Error("Guard returned after runtime.Goexit")
 			return 0
@@ -173,5 +181,25 @@ func TestGuard(t *testing.T) {
 	}
 	if pe, ok := v.(*PanicError); !ok || !errors.Is(pe, ErrGoexit) {
 		t.Errorf("the root around a Goexit ended with %v, want ErrGoexit", v)
+	}
+
+	// On the caller's goroutine (Run from outside) the Goexit goes on
+	// ending that goroutine once Guard's end has run.
+	goexitEnd.Store(nil)
+	done := make(chan any)
+	go func() {
+		defer func() { done <- recover() }()
+		Run(p, func(w *Worker) int {
+			w.Guard(runtime.Goexit, func(pe *PanicError) { goexitEnd.Store(pe) })
+			t.Error("Guard returned after runtime.Goexit")
+			return 0
+		})
+		t.Error("Run returned after runtime.Goexit on its caller's goroutine")
+	}()
+	if v := <-done; v != nil {
+		t.Errorf("a Goexit on the caller's goroutine panicked with %v, want the goroutine to end", v)
+	}
+	if pe := goexitEnd.Load(); pe == nil || !errors.Is(pe, ErrGoexit) {
+		t.Errorf("Guard ended a Goexit on the caller's goroutine with %v, want ErrGoexit", pe)
 	}
 }

@@ -6,8 +6,8 @@ import "github.com/gofork/gofork/topology"
 // published, replaced as a whole (one atomic pointer store) when a worker is
 // created or the limit changes. See DESIGN.md, "Workers in real programs".
 type roster struct {
-	// all holds every worker ever created, by ID (creation order), regular
-	// and spare.
+	// all holds every worker record ever created, by ID (creation order):
+	// regular workers, spares and guests.
 	all []*Worker
 	// regular holds the regular workers in creation order; the first limit
 	// of them are active.
@@ -17,9 +17,10 @@ type roster struct {
 	// samplers[k] is active[k]'s topology-weighted victim distribution over
 	// active (it returns indices into active).
 	samplers []victimSampler
-	// extras are the workers not in active (spares, regular workers beyond
-	// the limit): thieves look at each of them with one load after their
-	// draws over active, since such a worker may still hold shared frames.
+	// extras are the workers not in active (spares, guests, regular
+	// workers beyond the limit): thieves look at each of them with one load
+	// after their draws over active, since such a worker may hold shared
+	// frames.
 	extras []*Worker
 }
 
@@ -29,7 +30,7 @@ func (p *Pool) publish(limit int) {
 	n := len(p.created)
 	r := &roster{all: p.created[:n:n]}
 	for _, w := range r.all {
-		if !w.spare {
+		if !w.spare && !w.guest {
 			r.regular = append(r.regular, w)
 		}
 	}
@@ -41,39 +42,54 @@ func (p *Pool) publish(limit int) {
 	}
 	r.samplers = newVictimSamplers(p.topology, cpus)
 	for _, w := range r.all {
-		if w.spare || w.index >= limit {
+		if w.index < 0 || w.index >= limit { // spares, guests, regular workers beyond the limit
 			r.extras = append(r.extras, w)
 		}
 	}
 	p.roster.Store(r) // pairs with roster.Load in trySteal and every reader
 }
 
-// newWorker creates a worker (regular, or a spare) with the next ID and
-// places it on a CPU. Caller holds p.growMu, then starts it (startWorker)
-// and publishes a roster that contains it, in that order once the pool
-// runs: a started worker that is not yet in the roster looks for work among
-// the workers that are (it draws its victims uniformly), and a roster never
-// shows a worker whose pinning result is still being written.
-func (p *Pool) newWorker(spare bool) *Worker {
+// The kinds of worker record newWorker makes.
+type workerKind uint8
+
+const (
+	regularWorker workerKind = iota
+	spareWorker
+	guestWorker // a record a caller's goroutine borrows (guest.go); no goroutine of its own
+)
+
+// newWorker creates a worker record of the given kind with the next ID and
+// places it on a CPU (a guest runs wherever its caller does: CPU -1, the
+// first NUMA node). Caller holds p.growMu, then starts a regular worker or
+// spare (startWorker) and publishes a roster that contains it, in that
+// order once the pool runs: a started worker that is not yet in the roster
+// looks for work among the workers that are (it draws its victims
+// uniformly), and a roster never shows a worker whose pinning result is
+// still being written.
+func (p *Pool) newWorker(kind workerKind) *Worker {
 	id := len(p.created)
-	w := &Worker{pool: p, id: id, spare: spare, index: -1, wake: make(chan struct{}, 1)}
+	w := &Worker{pool: p, id: id, spare: kind == spareWorker, guest: kind == guestWorker, index: -1, wake: make(chan struct{}, 1)}
 	w.rng = splitmix(p.seed + uint64(id)*0x9E3779B97F4A7C15)
 	w.dq.init(p.cfg.policy == HelpFirst)
 	// Regular workers and spares take the CPUs of one spread order
 	// (assignCPUs is prefix-stable): regular workers by index, so that the
 	// active set is always the best-spread prefix, spares after them.
+	p.created = append(p.created, w)
 	slot := 0
-	if spare {
+	switch kind {
+	case guestWorker:
+		w.cpu = -1 // node 0
+		return w
+	case spareWorker:
 		slot = p.nRegular + p.nSpares
 		p.nSpares++
-	} else {
+	default:
 		w.index = p.nRegular
 		slot = w.index
 		p.nRegular++
 	}
 	w.cpu = p.spread[slot%len(p.spread)]
 	w.node = p.nodeIndex[p.topology.Node(w.cpu)]
-	p.created = append(p.created, w)
 	return w
 }
 
@@ -92,7 +108,7 @@ func (p *Pool) startWorker(w *Worker) {
 				w.pinned.Store(true)
 			}
 		}
-		register(w)
+		register(w, curg())
 		close(ready) // publishes pinErr and pinned to the starter
 		w.loop()
 	}()
@@ -100,10 +116,11 @@ func (p *Pool) startWorker(w *Worker) {
 }
 
 // MaxWorkerID returns one more than the largest worker ID the pool has
-// given so far (IDs are given in creation order, to regular workers and
-// spares alike, and never reused): a table indexed by Worker.ID needs this
-// many entries now. It grows when GOMAXPROCS grows past its earlier values
-// or a spare is started.
+// given so far (IDs are given in creation order, to regular workers,
+// spares and guests alike, and never reused): a table indexed by Worker.ID
+// needs this many entries now. It grows when GOMAXPROCS grows past its
+// earlier values, a spare is started, or more callers run roots from
+// outside at once than ever before.
 func (p *Pool) MaxWorkerID() int { return len(p.roster.Load().all) }
 
 // placeWorkers reads the topology and the order in which workers are placed

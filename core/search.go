@@ -28,8 +28,9 @@ const (
 // first (Scope.Go, newest first), then its inbox, a root that has waited
 // too long, a steal, the injector. It returns true if it ran a task, false
 // if it gave up (after searchRounds passes under the Lazy scheduler, or for
-// a spare), when latch is done, when w is beyond the limit (it then takes
-// only its inbox), or when the pool is quitting. While waiting on a stolen
+// a spare), when latch is done, when w is beyond the limit or, in its idle
+// loop (no latch), a guest claimed its place (it then takes only its inbox),
+// or when the pool is quitting. While waiting on a stolen
 // frame, leap is the thief to steal back from first. w is counted as
 // searching meanwhile (it may be already: a waker's hand-off).
 func (w *Worker) search(latch latch, leap int) bool {
@@ -51,8 +52,8 @@ func (w *Worker) search(latch latch, leap int) bool {
 			w.runRoot(r, false)
 			return true
 		}
-		if !w.spare && w.limited() {
-			break
+		if !w.spare && w.limited() || latch == nil && w.claim.Load() != nil {
+			break // beyond the limit, or in the idle loop of a worker whose place a guest claimed (guest.go): only its inbox
 		}
 		if r := p.overdueRoot(); r != nil { // fair service: a root waited long, before any steal
 			w.found()
@@ -66,14 +67,15 @@ func (w *Worker) search(latch latch, leap int) bool {
 				return true
 			}
 		}
-		if h, j, ok, victim := w.trySteal(leap); h != nil {
+		if h, j, ok, victim := w.trySteal(leap, latch == nil); h != nil {
 			w.found()
-			w.runStolen(h, victim)
+			if w.runStolen(h, victim) && latch == nil {
+				runtime.Gosched() // the idle loop: let the guest it woke run now (runStolen)
+			}
 			return true
 		} else if ok {
 			w.found()
-			w.stolen++
-			w.runJob(j)
+			w.runStolenJob(j, victim)
 			return true
 		}
 		if r := p.inj.pop(); r != nil {
@@ -135,8 +137,12 @@ func (w *Worker) found() {
 // limit), each looked at with one load. From each victim it takes the
 // oldest frame, or else a batch of its oldest jobs. It returns what it took
 // (a frame h, or a job j with ok set, the rest of its batch pushed on w's
-// own job deque) and the ID of its owner.
-func (w *Worker) trySteal(leap int) (h *frameHeader, j job, ok bool, owner int) {
+// own job deque) and the ID of its owner. In the idle loop (idle), a
+// worker whose place a guest claimed takes nothing from a guest: the guest
+// stored its claim before it pushed the frame that offers shows, so the
+// claim is seen here, and the guest's root stays on one goroutine for the
+// one place.
+func (w *Worker) trySteal(leap int, idle bool) (h *frameHeader, j job, ok bool, owner int) {
 	r := w.pool.roster.Load() // pairs with the Store in publish
 	if leap >= 0 && leap != w.id && leap < len(r.all) {
 		if h, j, ok, _ := w.stealFrom(r.all[leap]); h != nil || ok {
@@ -176,6 +182,9 @@ func (w *Worker) trySteal(leap int) (h *frameHeader, j job, ok bool, owner int) 
 	}
 	for _, v := range r.extras {
 		if v != w && v.offers() {
+			if idle && v.guest && w.claim.Load() != nil { // pairs with lend's claim.Store, made before the guest's push that offers loaded
+				return nil, j, false, -1
+			}
 			if h, j, ok, _ := w.stealFrom(v); h != nil || ok {
 				return h, j, ok, v.id
 			}

@@ -69,7 +69,7 @@ func (p *Pool) activateSpare() bool {
 		s.active.Add(-1)
 		return false
 	}
-	w := p.newWorker(true)
+	w := p.newWorker(spareWorker)
 	sl.mu.Lock()
 	p.handSpare(w)
 	sl.mu.Unlock()

@@ -3,7 +3,7 @@ package core
 import "time"
 
 // Stats is a snapshot of a pool's counters, one entry per worker ever
-// started (regular workers and spares, by ID). A worker keeps its counters
+// started (regular workers, spares and guest records, by ID). A worker keeps its counters
 // privately and publishes them when it finishes a stolen task or a root and
 // when it goes to sleep, so a snapshot taken while the pool is busy may lag
 // slightly behind. Joins whose second half runs on the forking worker are
@@ -18,8 +18,10 @@ type Stats struct {
 	Blocked        int    // workers inside Blocking now
 	SparesStarted  uint64 // spare activations since New (Blocking and detected stalls)
 	SpareLimitHits uint64 // spares not started because WithMaxSpares spares ran
-	// MaxRootWait is the longest time a root submitted by Run or RunOn
-	// waited for a worker, from submission to start.
+	// MaxRootWait is the longest time a caller of Run or RunOn waited for
+	// its root to start, from the call to the start of the root, whoever
+	// ran it: the caller's own goroutine (a Run from outside), the worker
+	// it was submitted to, or a busy worker at a poll point.
 	MaxRootWait time.Duration
 	// LostWakeups counts the sleepers the governor woke because shared work
 	// waited, nobody searched and the idle list did not change for a long
@@ -41,6 +43,7 @@ type WorkerStats struct {
 	Idle          time.Duration // time spent asleep, parked or retired
 	Busy          time.Duration // Uptime - Idle: running or looking for work
 	Spare         bool          // a spare worker (see Blocking)
+	Guest         bool          // a guest record: callers' goroutines ran their roots with it (see Run)
 	// Parked: a regular worker parked because the pool runs fewer workers
 	// than it has (GOMAXPROCS shrank), or a retired spare. An idle worker
 	// that merely sleeps is not parked.
@@ -106,6 +109,7 @@ func (p *Pool) Stats() Stats {
 			CPU:           w.cpu,
 			Pinned:        w.pinned.Load(),
 			Spare:         w.spare,
+			Guest:         w.guest,
 			Parked:        w.idle == parked || w.idle == retired,
 		}
 		if w.pinErr != nil {

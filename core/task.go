@@ -97,23 +97,45 @@ func (w *Worker) unwind(depth uint32) {
 	}
 }
 
-// runStolen runs a frame stolen from worker owner as a task and completes
-// its latch.
-func (w *Worker) runStolen(h *frameHeader, owner int) {
+// runStolen runs a frame stolen from worker owner as a task, in owner's
+// lane (guest.go), and completes its latch. It reports whether the owner
+// is a guest that slept on the frame and was woken: a worker in its idle
+// loop then yields, so that the caller it woke runs at once instead of
+// waiting in this processor's next-to-run slot. A Goexit ends the goroutine
+// with the lane still set; the worker's next goroutine starts in none.
+func (w *Worker) runStolen(h *frameHeader, owner int) (wokeGuest bool) {
 	h.thief.Store(int32(w.id + 1)) // tell the owner whom to steal back from
 	w.stolen++
-	w.runTask(h.job.execute, func(pe *PanicError) { w.endStolen(h, owner, pe) })
+	outer, changed := w.enterLane(owner)
+	w.runTask(h.job.execute, func(pe *PanicError) { wokeGuest = w.endStolen(h, owner, pe) })
+	if changed {
+		w.lane.Store(outer)
+	}
+	return wokeGuest
+}
+
+// runStolenJob runs a job stolen from worker owner, in owner's lane.
+func (w *Worker) runStolenJob(j job, owner int) {
+	w.stolen++
+	outer, changed := w.enterLane(owner)
+	w.runJob(j)
+	if changed {
+		w.lane.Store(outer)
+	}
 }
 
 // endStolen publishes the end of the stolen frame h to its owner, waking it
-// if it sleeps on the frame's latch.
-func (w *Worker) endStolen(h *frameHeader, owner int, pe *PanicError) {
+// if it sleeps on the frame's latch; it reports whether it woke a guest.
+func (w *Worker) endStolen(h *frameHeader, owner int, pe *PanicError) bool {
 	w.publish()
 	h.panicked = pe
 	// Subtle: once state is frameDone the owner may reuse the frame, so
 	// nothing below may touch h.
 	if h.state.Swap(frameDone) == frameSleeping { // publish res and panicked; pairs with state.Load in probe
 		p := w.pool
-		p.wakeWorker(p.roster.Load().all[owner])
+		o := p.roster.Load().all[owner]
+		p.wakeWorker(o)
+		return o.guest
 	}
+	return false
 }

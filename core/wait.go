@@ -67,6 +67,10 @@ func (w *Worker) helpUntil(l latch, leap int) {
 			}
 			break
 		}
+		if lane := w.lane.Load(); lane != nil {
+			w.helpLane(lane, l, leap) // inside a guest's root: help only that root (guest.go)
+			break
+		}
 		if w.search(l, leap) {
 			continue
 		}

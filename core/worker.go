@@ -29,6 +29,8 @@ type Worker struct {
 	id    int    // index in creation order, regular and spare alike
 	index int    // regular workers: position among them (the limit applies to it); -1 for spares
 	spare bool   // a spare, standing in for blocked workers (spare.go)
+	guest bool   // a guest record: a caller's goroutine running its own root (guest.go)
+	gslot int    // its slot in the goroutine table while registered (gtable.go)
 	cpu   int    // the CPU of the topology the worker is placed on
 	node  int    // index in pool.nodes of the NUMA node of cpu
 	rng   uint64 // xorshift64* state for victim choice
@@ -49,6 +51,18 @@ type Worker struct {
 	blocking int  // depth of Blocking calls running on this worker; owner only
 	inRoot   bool // running a root taken at a poll point (poll.go); owner only
 
+	// lane is the guest whose root the running task belongs to, nil for
+	// none (guest.go): set by a guest for its root and by a thief for a
+	// task it stole from a worker in a lane. Written by the owner, read by
+	// thieves.
+	lane atomic.Pointer[Worker]
+	// guestRec is a guest record's state (guest.go); unused otherwise.
+	guestRec guestRecord
+	// claim is the guest that holds this regular worker's place, or has
+	// claimed it (guest.go); written under the pool's sleep.mu, read by
+	// the owner at its idle points.
+	claim atomic.Pointer[Worker]
+
 	// pinned: WithPinning succeeded. Set before the worker is started;
 	// cleared only if the goroutine that takes over after a Goexit cannot
 	// pin its thread again (Stats reads it at any time).
@@ -66,8 +80,9 @@ type workerStats struct {
 
 // ID returns the worker's ID in its pool: its index in the order workers
 // were created, from 0 to Pool.MaxWorkerID()-1, fixed for the life of the
-// pool. A pool that never grew and never started a spare has the IDs 0 to
-// Workers()-1.
+// pool. Until a pool grows, its regular workers have the IDs 0 to
+// Workers()-1; spares and guests (the records callers' goroutines run
+// their roots with, see Run) take the IDs after them.
 func (w *Worker) ID() int { return w.id }
 
 // Pool returns the pool the worker belongs to.
@@ -98,10 +113,11 @@ func (w *Worker) loop() {
 		// thread pinned as the old one was (the runtime retires the old
 		// one, still locked, with the goroutine).
 		go func() {
+			w.lane.Store(nil) // the tasks of the old goroutine are over
 			if w.pinned.Load() && pinCurrentThread(w.cpu) != nil {
 				w.pinned.Store(false) // it pinned before: only a changed cpuset gets here
 			}
-			register(w)
+			register(w, curg())
 			w.loop()
 		}()
 	}()

@@ -35,9 +35,9 @@
 //     The pools suite's light test (a task per item of no work) is of this
 //     kind too.
 //   - latency and waiting: the time is a latency a run measured (the
-//     server-p50 and server-p99 rows, whose serial row is their Go
-//     baseline) or mostly waiting (blocking, whose serial program sleeps
-//     item after item). There is no serial program to speed up, so these
+//     server and server-seq rows, whose serial row is their Go baseline)
+//     or mostly waiting (blocking, whose serial program sleeps item after
+//     item). There is no serial program to speed up, so these
 //     rows show no speedup, are compared with their Go baseline only, and
 //     are left out of the speedup and efficiency plots.
 //

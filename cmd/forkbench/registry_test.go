@@ -153,12 +153,14 @@ func TestNewSuiteNeedsNoOtherEdit(t *testing.T) {
 // to speed up, and the pools suite's empty tasks are a fork per item.
 func TestRowKinds(t *testing.T) {
 	for name, want := range map[string]string{
-		"server-p50": kindLatency,
-		"server-p99": kindLatency,
-		"blocking":   kindLatency,
-		"light":      kindForkEverywhere,
-		"group":      kindAsWritten,
-		"fib-cutoff": kindAsWritten,
+		"server-p50":     kindLatency,
+		"server-p99":     kindLatency,
+		"server-seq-p50": kindLatency,
+		"server-seq-p99": kindLatency,
+		"blocking":       kindLatency,
+		"light":          kindForkEverywhere,
+		"group":          kindAsWritten,
+		"fib-cutoff":     kindAsWritten,
 	} {
 		if b := lookup(name); b == nil || b.kind != want {
 			t.Errorf("%s: kind %v, want %s", name, b, want)

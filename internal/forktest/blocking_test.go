@@ -111,41 +111,55 @@ func TestIterationsWaitOnGoroutines(t *testing.T) {
 
 // TestIterationsWaitOnEachOther runs a par.For whose iterations hand a
 // value down a chain of unbuffered channels: iteration i receives what
-// iteration i+1 sends, so every iteration must be running at once. Each
-// needs a worker of its own: the loop finishes only if spares take the
-// iterations the blocked workers hold.
+// iteration i+1 sends, so every iteration must be running at once. Run from
+// a task on a worker, each iteration needs a worker of its own: the loop
+// finishes only if spares take the iterations the blocked workers hold.
+// Run from outside, the caller's goroutine runs iterations too.
 func TestIterationsWaitOnEachOther(t *testing.T) {
 	t.Cleanup(func() { goleak.VerifyNone(t, leakOpts...) })
 	for _, p := range []int{1, 2} {
 		for _, n := range []int{2, 3, 16, 33} {
-			t.Run(fmt.Sprintf("p=%d/n=%d", p, n), func(t *testing.T) {
-				pool := core.New(core.WithWorkers(p))
-				defer pool.Close()
-				ch := make([]chan int, n)
-				for i := range ch {
-					ch[i] = make(chan int)
-				}
-				got := make([]int, n)
-				par.For(0, n, func(i int) {
-					v := i
-					if i < n-1 {
-						v += <-ch[i+1]
-					}
-					got[i] = v
-					if i > 0 {
-						ch[i] <- v
-					}
-				}, par.WithPool(pool))
-				for i := range n {
-					if want := (i + n - 1) * (n - i) / 2; got[i] != want {
-						t.Fatalf("iteration %d got %d, want %d (the sum of %d..%d)", i, got[i], want, i, n-1)
-					}
-				}
-				if s := pool.Stats(); s.SparesStarted == 0 && n > p {
-					t.Errorf("%d iterations on %d workers finished without a spare", n, p)
-				}
-			})
+			for _, from := range []string{"task", "outside"} {
+				t.Run(fmt.Sprintf("p=%d/n=%d/%s", p, n, from), func(t *testing.T) {
+					iterationsWaitOnEachOther(t, p, n, from == "task")
+				})
+			}
 		}
+	}
+}
+
+func iterationsWaitOnEachOther(t *testing.T, p, n int, inTask bool) {
+	pool := core.New(core.WithWorkers(p))
+	defer pool.Close()
+	ch := make([]chan int, n)
+	for i := range ch {
+		ch[i] = make(chan int)
+	}
+	got := make([]int, n)
+	loop := func() {
+		par.For(0, n, func(i int) {
+			v := i
+			if i < n-1 {
+				v += <-ch[i+1]
+			}
+			got[i] = v
+			if i > 0 {
+				ch[i] <- v
+			}
+		}, par.WithPool(pool))
+	}
+	if inTask {
+		pool.RunOn(0, func(*core.Worker) { loop() })
+	} else {
+		loop()
+	}
+	for i := range n {
+		if want := (i + n - 1) * (n - i) / 2; got[i] != want {
+			t.Fatalf("iteration %d got %d, want %d (the sum of %d..%d)", i, got[i], want, i, n-1)
+		}
+	}
+	if s := pool.Stats(); inTask && s.SparesStarted == 0 && n > p {
+		t.Errorf("%d iterations on %d workers finished without a spare", n, p)
 	}
 }
 
@@ -194,18 +208,22 @@ func TestRootWaitsForLockHolderRun(t *testing.T) {
 	}
 }
 
-// TestManyRunsWhileAllBlocked submits 1000 roots from outside while every
-// worker is blocked (waiting in a task, no hint) until those roots are done,
-// or 10 s at most: all finish, so spares ran them, no more than
-// WithMaxSpares spares ever run at once, and every spare has retired once
-// the work is done. (A fixed 50 ms block was too short under -race on a
-// loaded machine: the 1000 callers kept every processor busy for all of it,
-// and the pool rightly starts a spare only when a processor is idle.)
+// TestManyRunsWhileAllBlocked runs 1000 roots while every worker is blocked
+// (waiting in a task, no hint) until those roots are done, or 10 s at most:
+// half from outside, which their callers' goroutines run, half from tasks
+// of another pool, which wait in the pool's injector for a worker. All
+// finish, so spares ran the second half; no more than WithMaxSpares spares
+// ever run at once, and every spare has retired once the work is done. (A
+// fixed 50 ms block was too short under -race on a loaded machine: the 1000
+// callers kept every processor busy for all of it, and the pool rightly
+// starts a spare only when a processor is idle.)
 func TestManyRunsWhileAllBlocked(t *testing.T) {
 	t.Cleanup(func() { goleak.VerifyNone(t, leakOpts...) })
 	const p, bound, callers = 2, 6, 1000
 	pool := core.New(core.WithWorkers(p), core.WithMaxSpares(bound))
 	defer pool.Close()
+	other := core.New(core.WithWorkers(1))
+	defer other.Close()
 
 	// Count the tasks running at once: never more than workers + spares.
 	var running, most atomic.Int64
@@ -218,11 +236,11 @@ func TestManyRunsWhileAllBlocked(t *testing.T) {
 	var asleep sync.WaitGroup
 	rootsDone := make(chan struct{})
 	asleep.Add(p)
-	for range p {
+	for id := range p {
 		blockers.Add(1)
 		go func() {
 			defer blockers.Done()
-			core.Run(pool, func(*core.Worker) int {
+			pool.RunOn(id, func(*core.Worker) {
 				enter()
 				defer running.Add(-1)
 				asleep.Done()
@@ -230,7 +248,6 @@ func TestManyRunsWhileAllBlocked(t *testing.T) {
 				case <-rootsDone:
 				case <-time.After(10 * time.Second): // no spare ran them: fails below
 				}
-				return 0
 			})
 		}()
 	}
@@ -260,11 +277,18 @@ func TestManyRunsWhileAllBlocked(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			n := 5 + g%12
-			v := core.Run(pool, func(w *core.Worker) int {
-				enter()
-				defer running.Add(-1)
-				return fib(w, n)
-			})
+			var v int
+			if g%2 == 0 {
+				v = core.Run(pool, func(w *core.Worker) int { return fib(w, n) })
+			} else {
+				v = core.Run(other, func(*core.Worker) int {
+					return core.Run(pool, func(w *core.Worker) int {
+						enter()
+						defer running.Add(-1)
+						return fib(w, n)
+					})
+				})
+			}
 			if v != fibSerial(n) {
 				bad.Add(1)
 			}

@@ -324,7 +324,7 @@ func TestForCtxCancel(t *testing.T) {
 				name := fmt.Sprintf("p=%d/%s/cancel-at=%d", pool.Workers(), part.name, cancelAt)
 				ctx, cancel := context.WithCancel(context.Background())
 				visits := make([]atomic.Int32, n)
-				late := make([]atomic.Int32, pool.Workers())
+				late := make([]atomic.Int32, pool.MaxWorkerID()+1) // +1: the caller's guest record may be new
 				err := par.ForRangeCtx(ctx, 0, n, func(lo, hi int) {
 					id := core.Run(pool, func(w *core.Worker) int { return w.ID() })
 					if ctx.Err() != nil {

@@ -14,8 +14,9 @@ import (
 
 // TestDefaultFollowsGOMAXPROCS sets GOMAXPROCS to 1, 2 and 1 again and runs
 // a large par.For on the Default pool each time, recording which workers
-// ran its iterations (a nested core.Run returns w.ID()): exactly GOMAXPROCS
-// of them, and every index exactly once.
+// ran its iterations (a nested core.Run returns w.ID()): the caller's
+// goroutine (a guest) and regular workers below the limit only, at least
+// GOMAXPROCS of them in all, and every index exactly once.
 func TestDefaultFollowsGOMAXPROCS(t *testing.T) {
 	t.Cleanup(func() { goleak.VerifyNone(t, leakOpts...) })
 	old := runtime.GOMAXPROCS(0)
@@ -52,11 +53,29 @@ func TestDefaultFollowsGOMAXPROCS(t *testing.T) {
 			}
 			ids[int(ranOn[i].Load())]++
 		}
-		if len(ids) != procs {
-			t.Fatalf("GOMAXPROCS(%d): iterations ran on workers %v, want %d distinct", procs, ids, procs)
+		workers := pool.Stats().Workers
+		for id := range ids {
+			if w := workers[id]; !w.Guest && (w.Spare || regularIndex(workers, id) >= procs) {
+				t.Fatalf("GOMAXPROCS(%d): iterations ran on worker %d, beyond the limit: %v", procs, id, ids)
+			}
+		}
+		if len(ids) < procs {
+			t.Fatalf("GOMAXPROCS(%d): iterations ran on workers %v, want at least %d distinct", procs, ids, procs)
 		}
 		t.Logf("GOMAXPROCS(%d): iterations per worker ID %v", procs, ids)
 	}
+}
+
+// regularIndex returns the index of worker id among the regular workers
+// (neither spares nor guests) of workers.
+func regularIndex(workers []core.WorkerStats, id int) int {
+	k := 0
+	for _, w := range workers[:id] {
+		if !w.Spare && !w.Guest {
+			k++
+		}
+	}
+	return k
 }
 
 // waitParked waits until every regular worker of pool beyond the first
@@ -66,7 +85,7 @@ func waitParked(pool *core.Pool, limit int, d time.Duration) bool {
 	for deadline := time.Now().Add(d); time.Now().Before(deadline); time.Sleep(100 * time.Microsecond) {
 		k, ok := 0, pool.Stats().Spares == 0
 		for _, w := range pool.Stats().Workers {
-			if w.Spare {
+			if w.Spare || w.Guest {
 				continue
 			}
 			if k >= limit && !w.Parked {
@@ -108,7 +127,13 @@ func TestNewFollowsGOMAXPROCS(t *testing.T) {
 			t.Fatalf("GOMAXPROCS(%d): Workers() %d and %d, want %d and 3", procs, follow.Workers(), fixed.Workers(), procs)
 		}
 	}
-	if n := len(follow.Stats().Workers); n != 5 {
+	n := 0
+	for _, w := range follow.Stats().Workers {
+		if !w.Guest {
+			n++
+		}
+	}
+	if n != 5 {
 		t.Fatalf("the following pool made %d workers over GOMAXPROCS 3, 1, 5, 2; want 5 (its largest)", n)
 	}
 }

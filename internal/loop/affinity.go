@@ -45,10 +45,12 @@ func (a *Affinity) Owners() []int {
 }
 
 // prepare readies a for a loop over n iterations with p workers and k
-// chunks: it resets the record if the shape changed, turns the record into
-// per-worker chunk lists, and clears the claims. It reports whether a record
-// from an earlier call is there to replay.
-func (a *Affinity) prepare(n uint64, p, k int) bool {
+// chunks, on a pool whose worker IDs are below maxID (regular workers,
+// spares, and the guest records of callers that ran loops themselves): it
+// resets the record if the shape changed, turns the record into per-worker
+// chunk lists, and clears the claims. It reports whether a record from an
+// earlier call is there to replay.
+func (a *Affinity) prepare(n uint64, p, maxID, k int) bool {
 	if a.n != n || a.workers != p || len(a.owner) != k {
 		a.n, a.workers = n, p
 		a.owner = make([]int32, k)
@@ -56,14 +58,17 @@ func (a *Affinity) prepare(n uint64, p, k int) bool {
 			a.owner[i] = -1
 		}
 		a.claimed = make([]atomic.Uint32, k)
-		a.pref = make([][]int32, p)
+		a.pref = nil
+	}
+	if len(a.pref) < maxID {
+		a.pref = append(a.pref, make([][]int32, maxID-len(a.pref))...)
 	}
 	record := false
 	for w := range a.pref {
 		a.pref[w] = a.pref[w][:0]
 	}
 	for c, w := range a.owner {
-		if w >= 0 && int(w) < p {
+		if w >= 0 && int(w) < len(a.pref) {
 			a.pref[w] = append(a.pref[w], int32(c))
 			record = true
 		}

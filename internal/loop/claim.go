@@ -31,7 +31,7 @@ func (l *state[T]) runClaims(pool *core.Pool, k int) (T, bool) {
 			panic("par: an AffinityState used by two loops at once (a nested loop, or loops on two goroutines, need a state each)")
 		}
 		defer a.inUse.Store(false)
-		l.hasRecord = a.prepare(l.n, pool.Workers(), k)
+		l.hasRecord = a.prepare(l.n, pool.Workers(), pool.MaxWorkerID(), k)
 		l.claimed = a.claimed
 	} else {
 		l.claimed = make([]atomic.Uint32, k)

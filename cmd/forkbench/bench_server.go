@@ -1,0 +1,170 @@
+package main
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/gofork/gofork/core"
+	"github.com/gofork/gofork/internal/serverload"
+	"github.com/gofork/gofork/par"
+	"github.com/gofork/gofork/sortpar"
+)
+
+// The realworld suite's server rows: small requests beside a big one on the
+// same pool (core's DESIGN.md, "Fair service for roots"), their latency
+// against the same program on plain goroutines. server-p50/p99 start a
+// goroutine per request; server-seq-p50/p99 are the sequential-caller
+// program of internal/serverload, one request handler sorting one request
+// after another.
+
+func init() {
+	q := func(quick bool, n int) int { return pick(quick, n, n/rwQuick) }
+	for k, row := range []struct {
+		name, about, size, note, baseline string
+		setup                             func(variant string, p, bigN int, q float64) (*job, error)
+	}{
+		{"server", "20 k-element sorts submitted every 2 ms", "",
+			"every sort a slices.Sort in its own goroutine", "slices.Sort in goroutines", setupServer},
+		{"server-seq", "20 k-element sorts from one handler, one after another 2 ms apart", ", one caller",
+			"the same program with slices.Sort", "slices.Sort, same goroutines", setupServerSeq},
+	} {
+		for i, pct := range []int{50, 99} {
+			register(&benchmark{
+				name: fmt.Sprintf("%s-p%d", row.name, pct), suite: suiteRealworld, order: 330 + 2*k + i, kind: kindLatency,
+				about: fmt.Sprintf("p%d latency of %s beside a 30 M-element sort; baseline (serial row): %s", pct, row.about, row.baseline),
+				size: func(quick bool) string {
+					return fmt.Sprintf("big n=%d, small n=%d every %v%s", q(quick, rwBigN), rwSmallN, rwSmallEvery, row.size)
+				},
+				note: fmt.Sprintf("the time column is the small sorts' p%d latency, not a run's time; "+
+					"the serial row is the Go baseline, %s", pct, row.note),
+				variants:        []string{variantSerial, variantGofork},
+				baselineVariant: variantSerial,
+				baseline:        row.baseline,
+				cutoff:          "sortpar's own; slices.Sort serial",
+				setup: func(v string, p int, quick bool) (*job, error) {
+					return row.setup(v, p, q(quick, rwBigN), float64(pct)/100)
+				},
+			})
+		}
+	}
+}
+
+// setupServerSeq is the sequential-caller program (internal/serverload):
+// one goroutine sorts a fresh clone of a big slice while one request
+// handler sorts a small one, sleeps rwSmallEvery and repeats; a run reports
+// the small requests' latency at quantile q.
+func setupServerSeq(variant string, p, bigN int, q float64) (*job, error) {
+	cfg := serverload.Config{
+		Job: serverload.Sort, Size: bigN, Rounds: 1,
+		Small: rwSmallN, Callers: 1, Every: rwSmallEvery,
+	}
+	j := &job{}
+	switch variant {
+	case variantSerial:
+	case variantGofork:
+		cfg.Pool = core.New(core.WithWorkers(p))
+		j.close = cfg.Pool.Close
+	default:
+		return nil, fmt.Errorf("server-seq: no variant %q", variant)
+	}
+	var res serverload.Result
+	var err error
+	j.run = func() { res, err = serverload.Run(cfg) }
+	j.verify = func() error {
+		if err == nil && len(res.Latency) == 0 {
+			return fmt.Errorf("server-seq: no small sort ran beside the big one")
+		}
+		return err
+	}
+	j.measured = func() time.Duration { return res.Quantile(q) }
+	return j, nil
+}
+
+// setupServer is the fair-service scenario: one request sorts a big slice
+// while small requests, one every rwSmallEvery, each sort a small one on
+// the same pool; a run reports the small requests' latency at quantile q.
+func setupServer(variant string, p, bigN int, q float64) (*job, error) {
+	in := make([]int, bigN)
+	rng := rand.New(rand.NewPCG(5, 6))
+	for i := range in {
+		in[i] = rng.Int()
+	}
+	big := make([]int, bigN)
+	var lat []time.Duration
+	var bad atomic.Int64
+	var sort func([]int)
+	var pool *core.Pool
+	switch variant {
+	case variantSerial:
+		sort = func(x []int) { slices.Sort(x) }
+	case variantGofork:
+		pool = core.New(core.WithWorkers(p))
+		sort = func(x []int) { sortpar.Sort(x, par.WithPool(pool)) }
+	default:
+		return nil, fmt.Errorf("server: no variant %q", variant)
+	}
+	j := &job{
+		reset: func() { copy(big, in); lat = lat[:0]; bad.Store(0) },
+		verify: func() error {
+			if !slices.IsSorted(big) {
+				return fmt.Errorf("server: the big sort is not sorted")
+			}
+			if b := bad.Load(); b != 0 {
+				return fmt.Errorf("server: %d small sorts are not sorted", b)
+			}
+			if len(lat) == 0 {
+				return fmt.Errorf("server: no small sort ran beside the big one")
+			}
+			return nil
+		},
+		measured: func() time.Duration { // before verify: no small sort is verify's error
+			if len(lat) == 0 {
+				return 0
+			}
+			slices.Sort(lat)
+			return lat[min(int(q*float64(len(lat))), len(lat)-1)]
+		},
+	}
+	if pool != nil {
+		j.close = pool.Close
+	}
+	j.run = func() {
+		bigDone := make(chan struct{})
+		go func() { sort(big); close(bigDone) }()
+		var mu sync.Mutex
+		var wg sync.WaitGroup
+		tick := time.NewTicker(rwSmallEvery)
+		defer tick.Stop()
+		for k := uint64(0); ; k++ {
+			select {
+			case <-bigDone:
+				wg.Wait()
+				return
+			case <-tick.C:
+			}
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				r := rand.New(rand.NewPCG(k, 7))
+				xs := make([]int, rwSmallN)
+				for i := range xs {
+					xs[i] = r.Int()
+				}
+				start := time.Now()
+				sort(xs)
+				d := time.Since(start)
+				if !slices.IsSorted(xs) {
+					bad.Add(1)
+				}
+				mu.Lock()
+				lat = append(lat, d)
+				mu.Unlock()
+			}()
+		}
+	}
+	return j, nil
+}

@@ -39,3 +39,40 @@ func TestSortMemory(t *testing.T) {
 		t.Fatalf("Sort of %d int64 allocated %d bytes, more than 2 %% of the slice (%d)", n, alloc, limit)
 	}
 }
+
+// TestSmallSortsReuseTheirBuffer checks that sorting a short slice (one
+// LSD sort, at most a workspace long) again and again, as a server sorts
+// one request's data at a time, allocates nothing in proportion to the
+// slice: the LSD sort's second array comes back from the previous sort.
+func TestSmallSortsReuseTheirBuffer(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector's own allocations would be counted, and sync.Pool drops buffers at random under it")
+	}
+	for _, n := range []int{defaultCutoff, 20_000, 50_000} {
+		src := make([]int64, n)
+		r := xorshift(uint64(n))
+		for i := range src {
+			src[i] = int64(r.Next())
+		}
+		x := slices.Clone(src)
+		Sort(x) // the first sort makes the buffer
+		const sorts = 40
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		for range sorts {
+			copy(x, src)
+			Sort(x)
+		}
+		runtime.ReadMemStats(&after)
+		if !slices.IsSorted(x) {
+			t.Fatalf("n = %d: not sorted", n)
+		}
+		// A collection in the loop may empty the pool once, which costs
+		// one buffer in all: 1/5 of the slice a sort.
+		per := (after.TotalAlloc - before.TotalAlloc) / sorts
+		t.Logf("n = %d: %d bytes a sort", n, per)
+		if limit := uint64(8*n) / 2; per > limit {
+			t.Errorf("n = %d: a sort allocated %d bytes, more than half the slice (%d bytes): its buffer was not reused", n, per, limit)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package sortpar
 
 import (
 	"math/bits"
+	"sync"
 	"unsafe"
 
 	"github.com/gofork/gofork/core"
@@ -61,6 +62,31 @@ type radixCtx[K radixKey] struct {
 	b        int // block length
 	scratch  *scratch[K]
 	fail     failure // never set: the radix sort calls no user code
+	// small: the whole sort is one LSD sort (n <= lsdMax), whose second
+	// array comes from lsdBufs.
+	small bool
+}
+
+// lsdBufs keeps, by key width, the second arrays of sorts short enough for
+// one LSD sort (at most a workspace of elements), so that a program that
+// sorts small slices again and again (a server, one request at a time)
+// allocates nothing per sort, and is not made to assist the garbage
+// collector in the middle of one. Like sync.Pool itself it holds no
+// setting, and the collector empties it. Each holds *[]K for one K.
+var lsdBufs [4]sync.Pool // keys of 1, 2, 4 and 8 bytes
+
+// lsdBuf returns a buffer of n keys from lsdBufs, or a new one.
+func lsdBuf[K radixKey](n int) *[]K {
+	if bp, _ := lsdBufs[bits.TrailingZeros(uint(unsafe.Sizeof(K(0))))].Get().(*[]K); bp != nil && cap(*bp) >= n {
+		return bp
+	}
+	b := make([]K, n)
+	return &b
+}
+
+// putLSDBuf gives a buffer back to lsdBufs.
+func putLSDBuf[K radixKey](bp *[]K) {
+	lsdBufs[bits.TrailingZeros(uint(unsafe.Sizeof(K(0))))].Put(bp)
 }
 
 // toKey maps an element's bits to its key (floats only change).
@@ -131,7 +157,7 @@ func radixSort[K radixKey](x []K, kind keyKind, c *config) {
 		rc.lsdMax = min(rc.lsdMax, max(c.radixMin, 2))
 	}
 	if n <= rc.lsdMax {
-		rc.scratch.limit = n // one LSD sort: scratch as long as x is enough
+		rc.small = true // one LSD sort, with a buffer of lsdBufs
 	}
 	k := chunks(n, c.grain, rc.workers)
 	diffs := make([]K, k)
@@ -173,6 +199,12 @@ func radixSort[K radixKey](x []K, kind keyKind, c *config) {
 // radixRange sorts data on bytes d..0 in place.
 func radixRange[K radixKey](w *core.Worker, rc *radixCtx[K], data []K, d int) {
 	n := len(data)
+	if rc.small {
+		bp := lsdBuf[K](n)
+		lsd(w, rc, data, (*bp)[:n], d)
+		putLSDBuf(bp)
+		return
+	}
 	if n <= rc.lsdMax {
 		ws := rc.scratch.get()
 		lsd(w, rc, data, ws.buf[:n], d)

@@ -340,6 +340,11 @@ func (d *Deque[T]) Cap() int {
 // bottom and the ring, and its wrap bound (limit at most one ring past
 // top). Owner only; for the invariant checks of a debug build.
 func (d *Deque[T]) Check() string {
+	// read before top: thieves raise top and then read, both only up, so
+	// a read loaded first is at most the top loaded after it, whatever
+	// thieves do meanwhile; loaded the other way round, a steal between the
+	// two loads would show read above a stale top.
+	r := d.read.Load()
 	t, b := d.top.Load(), d.bottom.Load()
 	switch {
 	case t > b:
@@ -350,8 +355,8 @@ func (d *Deque[T]) Check() string {
 		return "the ring is not the owner's"
 	case d.cur != nil && d.limit > t+int64(len(d.cur.slots)):
 		return "the wrap bound " + itoa(d.limit) + " is more than a ring past top " + itoa(t)
-	case d.read.Load() > t:
-		return "read " + itoa(d.read.Load()) + " above top " + itoa(t)
+	case r > t:
+		return "read " + itoa(r) + " above top " + itoa(t)
 	}
 	return ""
 }

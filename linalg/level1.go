@@ -9,8 +9,8 @@ import "math"
 // Such a column is one element per row, each in its own cache line, and
 // with a power-of-two lda all of them fall in a few sets of the caches, so
 // the loads come from the shared cache or memory and their latency, not
-// arithmetic, sets the speed. The loops keep four (Ddot) or eight (Daxpy,
-// Dscal) loads independent of each other, so that the processor overlaps
+// arithmetic, sets the speed. The loops keep four (Ddot, Dasum) or eight
+// (Daxpy, Dscal) loads independent of each other, so that the processor overlaps
 // their misses; gonum's strided dot product chains each pair of loads to
 // the sum before it. Idamax, which Dlatrs calls on a contiguous vector
 // after each Daxpy, compares in four independent lanes.
@@ -73,6 +73,29 @@ func dotStrided(n int, x []float64, ix, incX int, y []float64, iy, incY int) flo
 		s0 += x[ix] * y[iy]
 		ix += incX
 		iy += incY
+	}
+	return (s0 + s1) + (s2 + s3)
+}
+
+// Dasum returns the sum of the absolute values of the n-vector x with
+// increment incX (0 for a negative incX, as in gonum). Dlatrs sums each
+// column of the triangle this way once per solve.
+func (b BLAS) Dasum(n int, x []float64, incX int) float64 {
+	if n < minStrided || incX < 1 || !fits(n, incX, len(x)) {
+		return native.Dasum(n, x, incX)
+	}
+	var s0, s1, s2, s3 float64
+	i, ix := 0, 0
+	for ; i+4 <= n; i += 4 {
+		s0 += math.Abs(x[ix])
+		s1 += math.Abs(x[ix+incX])
+		s2 += math.Abs(x[ix+2*incX])
+		s3 += math.Abs(x[ix+3*incX])
+		ix += 4 * incX
+	}
+	for ; i < n; i++ {
+		s0 += math.Abs(x[ix])
+		ix += incX
 	}
 	return (s0 + s1) + (s2 + s3)
 }

@@ -18,6 +18,7 @@ func TestGonumLevel1Suites(t *testing.T) {
 	t.Run("Daxpy", func(t *testing.T) { testblas.DaxpyTest(t, impl) })
 	t.Run("Dscal", func(t *testing.T) { testblas.DscalTest(t, impl) })
 	t.Run("Idamax", func(t *testing.T) { testblas.IdamaxTest(t, impl) })
+	t.Run("Dasum", func(t *testing.T) { testblas.DasumTest(t, impl) })
 }
 
 // level1Sizes are the vector lengths of the oracle tests: empty, short
@@ -49,7 +50,7 @@ func closeTo(got, want, scale float64) bool {
 	return math.Abs(got-want) <= 1e-13*(scale+1)
 }
 
-// TestLevel1AgainstGonum compares Ddot, Daxpy and Dscal with gonum's code
+// TestLevel1AgainstGonum compares Ddot, Daxpy, Dscal and Dasum with gonum's code
 // on random vectors of every length, with positive and negative
 // increments, and checks that no element off the vectors changes.
 func TestLevel1AgainstGonum(t *testing.T) {
@@ -83,6 +84,14 @@ func TestLevel1AgainstGonum(t *testing.T) {
 			}
 			if incX < 1 {
 				continue
+			}
+			x := randVec(rng, vecLen(n, incX, 1))
+			var scale float64
+			for i := range n {
+				scale += math.Abs(x[i*incX])
+			}
+			if got, want := impl.Dasum(n, x, incX), native.Dasum(n, x, incX); !closeTo(got, want, scale) {
+				t.Errorf("Dasum n=%d incX=%d: %v, gonum %v", n, incX, got, want)
 			}
 			for _, alpha := range []float64{0, 1, -0.75, math.Inf(1)} {
 				x := randVec(rng, vecLen(n, incX, 2))
@@ -158,12 +167,14 @@ func TestLevel1Panics(t *testing.T) {
 		Daxpy(int, float64, []float64, int, []float64, int)
 		Dscal(int, float64, []float64, int)
 		Idamax(int, []float64, int) int
+		Dasum(int, []float64, int) float64
 	}
 	routines := map[string]func(impl level1, a args, x, y []float64){
 		"Ddot":   func(impl level1, a args, x, y []float64) { impl.Ddot(a.n, x, a.incX, y, a.incY) },
 		"Daxpy":  func(impl level1, a args, x, y []float64) { impl.Daxpy(a.n, a.alpha, x, a.incX, y, a.incY) },
 		"Dscal":  func(impl level1, a args, x, _ []float64) { impl.Dscal(a.n, a.alpha, x, a.incX) },
 		"Idamax": func(impl level1, a args, x, _ []float64) { impl.Idamax(a.n, x, a.incX) },
+		"Dasum":  func(impl level1, a args, x, _ []float64) { impl.Dasum(a.n, x, a.incX) },
 	}
 	panicOf := func(call func(level1, args, []float64, []float64), impl level1, a args) (msg string) {
 		x, y := make([]float64, a.lx), make([]float64, a.ly)

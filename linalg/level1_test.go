@@ -187,18 +187,10 @@ func TestLevel1Panics(t *testing.T) {
 		return ""
 	}
 	for name, call := range routines {
-		for e1, f1 := range edits {
-			for e2, f2 := range edits {
-				if e2 < e1 {
-					continue
-				}
-				a := good
-				f1(&a)
-				f2(&a)
-				if got, want := panicOf(call, BLAS{}, a), panicOf(call, native, a); got != want {
-					t.Errorf("%s with %s and %s: panic %q, gonum panics %q", name, e1, e2, got, want)
-				}
+		editPairs(good, edits, func(edited string, a args) {
+			if got, want := panicOf(call, BLAS{}, a), panicOf(call, native, a); got != want {
+				t.Errorf("%s with %s: panic %q, gonum panics %q", name, edited, got, want)
 			}
-		}
+		})
 	}
 }

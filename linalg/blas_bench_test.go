@@ -73,12 +73,13 @@ func randSlice(rng *rand.Rand, n int) []float64 {
 	return d
 }
 
-// BenchmarkLevel1 sweeps an n×n row-major matrix with the Level 1 calls
-// gonum's lapack makes on its columns, beside gonum's own code: Ddot,
-// Daxpy and Dasum down each column of the upper triangle and Idamax over the
-// growing solution (Dlatrs, in the condition estimates), and Dscal down 64
-// full columns (Dgetf2, the LU panel). n = 64 shows the short calls.
-func BenchmarkLevel1(b *testing.B) {
+// BenchmarkColumnSweeps sweeps an n×n row-major matrix with the Level 1
+// and 2 calls gonum's lapack makes on its columns, beside gonum's own
+// code: Ddot, Daxpy and Dasum down each column of the upper triangle and
+// Idamax over the growing solution (Dlatrs, in the condition estimates),
+// and Dscal down 64 full columns and the Dger updates of a 64-column panel
+// (Dgetf2, the LU panel). n = 64 shows the short calls.
+func BenchmarkColumnSweeps(b *testing.B) {
 	rng := rand.New(rand.NewPCG(1, 1))
 	for _, n := range []int{64, 2048} {
 		a, x := randSlice(rng, n*n), randSlice(rng, n)
@@ -109,6 +110,12 @@ func BenchmarkLevel1(b *testing.B) {
 			{"Dscal", func(impl blas.Float64) {
 				for j := range min(n, 64) {
 					impl.Dscal(n, 1, a[j:], n)
+				}
+			}},
+			{"Dger", func(impl blas.Float64) {
+				w := min(n, 64)
+				for j := range w - 1 {
+					impl.Dger(n-j-1, w-j-1, -1e-3, a[(j+1)*n+j:], n, a[j*n+j+1:], 1, a[(j+1)*n+j+1:], n)
 				}
 			}},
 		}

@@ -78,28 +78,31 @@ func randSlice(rng *rand.Rand, n int) []float64 {
 // code: Ddot, Daxpy and Dasum down each column of the upper triangle and
 // Idamax over the growing solution (Dlatrs, in the condition estimates),
 // and Dscal down 64 full columns and the Dger updates of a 64-column panel
-// (Dgetf2, the LU panel). n = 64 shows the short calls.
+// (Dgetf2, the LU panel). n = 64 shows the short calls; lda = 2056 the
+// same calls on rows padded off a power of two, whose columns do not
+// collide in the caches.
 func BenchmarkColumnSweeps(b *testing.B) {
 	rng := rand.New(rand.NewPCG(1, 1))
-	for _, n := range []int{64, 2048} {
-		a, x := randSlice(rng, n*n), randSlice(rng, n)
+	for _, sz := range []struct{ n, lda int }{{64, 64}, {2048, 2048}, {2048, 2056}} {
+		n, lda := sz.n, sz.lda
+		a, x := randSlice(rng, n*lda), randSlice(rng, n)
 		sweeps := []struct {
 			name string
 			call func(impl blas.Float64)
 		}{
 			{"Ddot", func(impl blas.Float64) {
 				for j := range n {
-					x[j] = impl.Ddot(j, a[j:], n, x, 1) * 1e-3
+					x[j] = impl.Ddot(j, a[j:], lda, x, 1) * 1e-3
 				}
 			}},
 			{"Daxpy", func(impl blas.Float64) {
 				for j := n - 1; j >= 0; j-- {
-					impl.Daxpy(j, 1e-3, a[j:], n, x, 1)
+					impl.Daxpy(j, 1e-3, a[j:], lda, x, 1)
 				}
 			}},
 			{"Dasum", func(impl blas.Float64) {
 				for j := range n {
-					x[j] = impl.Dasum(j, a[j:], n) * 1e-3
+					x[j] = impl.Dasum(j, a[j:], lda) * 1e-3
 				}
 			}},
 			{"Idamax", func(impl blas.Float64) {
@@ -109,13 +112,13 @@ func BenchmarkColumnSweeps(b *testing.B) {
 			}},
 			{"Dscal", func(impl blas.Float64) {
 				for j := range min(n, 64) {
-					impl.Dscal(n, 1, a[j:], n)
+					impl.Dscal(n, 1, a[j:], lda)
 				}
 			}},
 			{"Dger", func(impl blas.Float64) {
 				w := min(n, 64)
 				for j := range w - 1 {
-					impl.Dger(n-j-1, w-j-1, -1e-3, a[(j+1)*n+j:], n, a[j*n+j+1:], 1, a[(j+1)*n+j+1:], n)
+					impl.Dger(n-j-1, w-j-1, -1e-3, a[(j+1)*lda+j:], lda, a[j*lda+j+1:], 1, a[(j+1)*lda+j+1:], lda)
 				}
 			}},
 		}
@@ -124,7 +127,7 @@ func BenchmarkColumnSweeps(b *testing.B) {
 				name string
 				impl blas.Float64
 			}{{"gonum", native}, {"linalg", BLAS{}}} {
-				b.Run(fmt.Sprintf("%s/n=%d/%s", s.name, n, im.name), func(b *testing.B) {
+				b.Run(fmt.Sprintf("%s/n=%d/lda=%d/%s", s.name, n, lda, im.name), func(b *testing.B) {
 					for b.Loop() {
 						s.call(im.impl)
 					}

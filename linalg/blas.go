@@ -22,11 +22,9 @@ import (
 // than 1, and Idamax with stride 1, run serially on the caller with their
 // loads kept independent of each other: gonum's lapack calls them on the
 // columns of row-major matrices, one call after another, in the condition
-// estimates of mat.Cholesky and mat.LU and in the LU panel. Dger, the
-// panel's rank-1 update, runs in strips of rows on the pool (as Level 3
-// does) when m*n is large enough. The rest of Level 1 and Level 2, and the
-// float32 and complex routines, are gonum's own (the embedded
-// gonum.Implementation).
+// estimates of mat.Cholesky and mat.LU and in the LU panel. The rest of
+// Level 1 and Level 2, and the float32 and complex routines, are gonum's own
+// (the embedded gonum.Implementation).
 //
 // Every transpose, side, triangle and diagonal case is supported. Arguments
 // are checked as gonum checks them, in the same order, and a bad one panics
@@ -54,7 +52,6 @@ type tuning struct {
 	stripMin  int
 	parMinVol int64
 	smallVol  int64
-	gerParMin int64 // smallest m*n of a parallel Dger
 }
 
 var _ blas.Float64 = BLAS{}

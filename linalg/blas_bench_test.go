@@ -74,13 +74,12 @@ func randSlice(rng *rand.Rand, n int) []float64 {
 }
 
 // BenchmarkColumnSweeps sweeps an n×n row-major matrix with the Level 1
-// and 2 calls gonum's lapack makes on its columns, beside gonum's own
-// code: Ddot, Daxpy and Dasum down each column of the upper triangle and
-// Idamax over the growing solution (Dlatrs, in the condition estimates),
-// and Dscal down 64 full columns and the Dger updates of a 64-column panel
-// (Dgetf2, the LU panel). n = 64 shows the short calls; lda = 2056 the
-// same calls on rows padded off a power of two, whose columns do not
-// collide in the caches.
+// calls gonum's lapack makes on its columns, beside gonum's own code:
+// Ddot, Daxpy and Dasum down each column of the upper triangle and Idamax
+// over the growing solution (Dlatrs, in the condition estimates), and
+// Dscal down 64 full columns (Dgetf2, the LU panel). n = 64 shows the
+// short calls; lda = 2056 the same calls on rows padded off a power of
+// two, whose columns do not collide in the caches.
 func BenchmarkColumnSweeps(b *testing.B) {
 	rng := rand.New(rand.NewPCG(1, 1))
 	for _, sz := range []struct{ n, lda int }{{64, 64}, {2048, 2048}, {2048, 2056}} {
@@ -113,12 +112,6 @@ func BenchmarkColumnSweeps(b *testing.B) {
 			{"Dscal", func(impl blas.Float64) {
 				for j := range min(n, 64) {
 					impl.Dscal(n, 1, a[j:], lda)
-				}
-			}},
-			{"Dger", func(impl blas.Float64) {
-				w := min(n, 64)
-				for j := range w - 1 {
-					impl.Dger(n-j-1, w-j-1, -1e-3, a[(j+1)*lda+j:], lda, a[j*lda+j+1:], 1, a[(j+1)*lda+j+1:], lda)
 				}
 			}},
 		}

@@ -45,7 +45,7 @@ func lapackVariants(t *testing.T) []struct {
 // QR factorizations and of the condition estimates
 // (gonum.org/v1/gonum/lapack/testlapack) with BLAS installed: they reach it
 // through blas64 for Dsyrk, Dgemm, Dtrsm and Dtrmm, and for Ddot, Daxpy,
-// Dscal, Dasum, Idamax and Dger.
+// Dscal, Dasum and Idamax.
 func TestGonumLapack(t *testing.T) {
 	impl := gonum.Implementation{}
 	for _, v := range lapackVariants(t) {

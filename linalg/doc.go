@@ -33,9 +33,8 @@
 // fork-join tasks on the pool of the calling task or on core.Default().
 // Ddot, Daxpy, Dscal and Dasum on strided vectors, and Idamax on contiguous
 // ones, run serial loops whose loads overlap, for the columns of row-major
-// matrices that lapack's condition estimates and LU panel walk; Dger, the
-// panel's rank-1 update, runs in strips of rows on the pool when it is
-// large. The rest of Level 1 and Level 2 is gonum's. Arguments are checked as gonum checks
+// matrices that lapack's condition estimates and LU panel walk. The rest of
+// Level 1 and Level 2 is gonum's. Arguments are checked as gonum checks
 // them and bad ones panic with gonum's own messages. blas64.Use is global
 // to the process: install BLAS once, before the goroutines that use gonum
 // start.

@@ -10,18 +10,28 @@ import "math"
 // with a power-of-two lda all of them fall in a few sets of the caches, so
 // the loads come from the shared cache or memory and their latency, not
 // arithmetic, sets the speed. The loops keep four (Ddot, Dasum) or eight
-// (Daxpy, Dscal) loads independent of each other, so that the processor overlaps
-// their misses; gonum's strided dot product chains each pair of loads to
-// the sum before it. Idamax, which Dlatrs calls on a contiguous vector
-// after each Daxpy, compares in four independent lanes.
+// (Daxpy, Dscal) loads independent of each other, so that the processor
+// overlaps their misses; gonum's strided dot product chains each pair of
+// loads to the sum before it. Idamax, which Dlatrs calls on a contiguous
+// vector after each Daxpy, compares in four independent lanes.
 //
 // Each call is a few microseconds of work and each one depends on the
 // result of the one before, so the routines run serially on the caller:
-// handing half of one to another worker costs more than it saves.
+// handing half of one to another worker costs more than it saves, and far
+// more when other programs hold the cores the pool's workers need.
 //
 // Each routine takes only the cases it speeds up: every other call, and
 // every call with a bad argument, goes to gonum's code, which panics with
 // its own message. So the checks here only decide which code runs.
+
+// collidingStride is 4 KiB in elements: vector elements (or matrix rows) a
+// multiple of it apart fall in the same set of an L1 cache, and in a few
+// sets of the larger ones, so that a long column of a matrix with such an
+// lda (2048, say) cannot stay in cache and each element is a miss.
+const collidingStride = 512
+
+// collides reports whether elements inc apart collide in the caches.
+func collides(inc int) bool { return inc%collidingStride == 0 }
 
 // minStrided is the shortest vector the strided loops take; a shorter one
 // goes to gonum's code, whose set-up is as cheap.
@@ -100,9 +110,11 @@ func (b BLAS) Dasum(n int, x []float64, incX int) float64 {
 	return (s0 + s1) + (s2 + s3)
 }
 
-// Daxpy adds alpha*x to y, n-vectors with increments incX and incY.
+// Daxpy adds alpha*x to y, n-vectors with increments incX and incY. Its
+// own loop takes the vectors whose elements collide in the caches; where
+// they stay in cache gonum's is as fast or faster.
 func (b BLAS) Daxpy(n int, alpha float64, x []float64, incX int, y []float64, incY int) {
-	if n < minStrided || alpha == 0 || incX == 0 || incY == 0 || incX == 1 && incY == 1 ||
+	if n < minStrided || alpha == 0 || incX == 0 || incY == 0 || !collides(incX) && !collides(incY) ||
 		!fits(n, incX, len(x)) || !fits(n, incY, len(y)) {
 		native.Daxpy(n, alpha, x, incX, y, incY)
 		return

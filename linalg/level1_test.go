@@ -107,6 +107,29 @@ func TestLevel1AgainstGonum(t *testing.T) {
 	}
 }
 
+// TestDaxpyCollidingAgainstGonum compares Daxpy with gonum's on vectors
+// whose elements collide in the caches, the ones its own loop takes.
+func TestDaxpyCollidingAgainstGonum(t *testing.T) {
+	rng := rand.New(rand.NewPCG(4, 29))
+	impl := BLAS{}
+	for _, n := range level1Sizes {
+		for _, incX := range []int{collidingStride, -collidingStride, 2 * collidingStride, 3} {
+			for _, incY := range []int{1, -1, collidingStride} {
+				x := randVec(rng, vecLen(n, incX, 1))
+				y := randVec(rng, vecLen(n, incY, 1))
+				got, want := slices.Clone(y), slices.Clone(y)
+				impl.Daxpy(n, -0.75, x, incX, got, incY)
+				native.Daxpy(n, -0.75, x, incX, want, incY)
+				for i := range got {
+					if !closeTo(got[i], want[i], math.Abs(want[i])+math.Abs(y[i])) {
+						t.Fatalf("Daxpy n=%d incX=%d incY=%d: y[%d] = %v, gonum %v", n, incX, incY, i, got[i], want[i])
+					}
+				}
+			}
+		}
+	}
+}
+
 // TestIdamaxAgainstGonum compares Idamax with gonum's on vectors drawn from
 // a few values, so that ties are common, with NaNs (first or anywhere) and
 // infinities among them.
@@ -148,14 +171,14 @@ func TestLevel1Panics(t *testing.T) {
 		lx, ly        int
 		alpha         float64
 	}
-	good := args{n: n, incX: 3, incY: 2, lx: 3*(n-1) + 1, ly: 2*(n-1) + 1, alpha: 2}
+	good := args{n: n, incX: collidingStride, incY: 2, lx: collidingStride*(n-1) + 1, ly: 2*(n-1) + 1, alpha: 2}
 	edits := map[string]func(*args){
 		"none":    func(*args) {},
 		"n<0":     func(x *args) { x.n = -1 },
 		"n=0":     func(x *args) { x.n = 0 },
 		"incX=0":  func(x *args) { x.incX = 0 },
 		"incY=0":  func(x *args) { x.incY = 0 },
-		"incX<0":  func(x *args) { x.incX = -3 },
+		"incX<0":  func(x *args) { x.incX = -collidingStride },
 		"incY<0":  func(x *args) { x.incY = -2 },
 		"incX=1":  func(x *args) { x.incX = 1 },
 		"shortX":  func(x *args) { x.lx-- },

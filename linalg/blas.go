@@ -18,9 +18,10 @@ import (
 // Dgemm, Dsymm, Dsyrk, Dsyr2k, Dtrmm and Dtrsm run as fork-join tasks on
 // the pool of the task that calls them, or on core.Default() when called
 // from an ordinary goroutine; calls too small to be worth a task run
-// serially on the caller. Ddot, Daxpy, Dscal and Dasum with a stride other
-// than 1, and Idamax with stride 1, run serially on the caller with their
-// loads kept independent of each other: gonum's lapack calls them on the
+// serially on the caller. Ddot, Dscal and Dasum with a stride other than
+// 1, Daxpy with a stride that is a multiple of 4 KiB, and Idamax with
+// stride 1 run serially on the caller with their loads kept independent of
+// each other: gonum's lapack calls them on the
 // columns of row-major matrices, one call after another, in the condition
 // estimates of mat.Cholesky and mat.LU and in the LU panel. The rest of
 // Level 1 and Level 2, and the float32 and complex routines, are gonum's own

@@ -18,8 +18,14 @@ import (
 // Dgemm, Dsymm, Dsyrk, Dsyr2k, Dtrmm and Dtrsm run as fork-join tasks on
 // the pool of the task that calls them, or on core.Default() when called
 // from an ordinary goroutine; calls too small to be worth a task run
-// serially on the caller. Level 1 and Level 2, and the float32 and complex
-// routines, are gonum's own (the embedded gonum.Implementation).
+// serially on the caller. Ddot, Dscal and Dasum with a stride other than
+// 1, Daxpy with a stride that is a multiple of 4 KiB, and Idamax with
+// stride 1 run serially on the caller with their loads kept independent of
+// each other: gonum's lapack calls them on the
+// columns of row-major matrices, one call after another, in the condition
+// estimates of mat.Cholesky and mat.LU and in the LU panel. The rest of
+// Level 1 and Level 2, and the float32 and complex routines, are gonum's own
+// (the embedded gonum.Implementation).
 //
 // Every transpose, side, triangle and diagonal case is supported. Arguments
 // are checked as gonum checks them, in the same order, and a bad one panics
@@ -28,7 +34,7 @@ import (
 // overlap except where a routine updates one in place.
 //
 // Results differ from gonum's in the last bits, because sums are taken in a
-// different order; Dtrsm and Dtrmm compute the products off the diagonal
+// different order (Ddot and Dasum keep four partial sums); Dtrsm and Dtrmm compute the products off the diagonal
 // blocks as matrix multiplies and the diagonal blocks as gonum does.
 type BLAS struct {
 	gonum.Implementation

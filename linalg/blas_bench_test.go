@@ -72,3 +72,60 @@ func randSlice(rng *rand.Rand, n int) []float64 {
 	}
 	return d
 }
+
+// BenchmarkColumnSweeps sweeps an n×n row-major matrix with the Level 1
+// calls gonum's lapack makes on its columns, beside gonum's own code:
+// Ddot, Daxpy and Dasum down each column of the upper triangle and Idamax
+// over the growing solution (Dlatrs, in the condition estimates), and
+// Dscal down 64 full columns (Dgetf2, the LU panel). n = 64 shows the
+// short calls; lda = 2056 the same calls on rows padded off a power of
+// two, whose columns do not collide in the caches.
+func BenchmarkColumnSweeps(b *testing.B) {
+	rng := rand.New(rand.NewPCG(1, 1))
+	for _, sz := range []struct{ n, lda int }{{64, 64}, {2048, 2048}, {2048, 2056}} {
+		n, lda := sz.n, sz.lda
+		a, x := randSlice(rng, n*lda), randSlice(rng, n)
+		sweeps := []struct {
+			name string
+			call func(impl blas.Float64)
+		}{
+			{"Ddot", func(impl blas.Float64) {
+				for j := range n {
+					x[j] = impl.Ddot(j, a[j:], lda, x, 1) * 1e-3
+				}
+			}},
+			{"Daxpy", func(impl blas.Float64) {
+				for j := n - 1; j >= 0; j-- {
+					impl.Daxpy(j, 1e-3, a[j:], lda, x, 1)
+				}
+			}},
+			{"Dasum", func(impl blas.Float64) {
+				for j := range n {
+					x[j] = impl.Dasum(j, a[j:], lda) * 1e-3
+				}
+			}},
+			{"Idamax", func(impl blas.Float64) {
+				for j := n - 1; j >= 0; j-- {
+					x[j] += float64(impl.Idamax(j, x, 1)) * 1e-9
+				}
+			}},
+			{"Dscal", func(impl blas.Float64) {
+				for j := range min(n, 64) {
+					impl.Dscal(n, 1, a[j:], lda)
+				}
+			}},
+		}
+		for _, s := range sweeps {
+			for _, im := range []struct {
+				name string
+				impl blas.Float64
+			}{{"gonum", native}, {"linalg", BLAS{}}} {
+				b.Run(fmt.Sprintf("%s/n=%d/lda=%d/%s", s.name, n, lda, im.name), func(b *testing.B) {
+					for b.Loop() {
+						s.call(im.impl)
+					}
+				})
+			}
+		}
+	}
+}

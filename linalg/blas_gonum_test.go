@@ -42,9 +42,10 @@ func lapackVariants(t *testing.T) []struct {
 }
 
 // TestGonumLapack runs gonum's own tests of the blocked Cholesky, LU and
-// QR factorizations (gonum.org/v1/gonum/lapack/testlapack) with BLAS
-// installed: they reach it through blas64 for Dsyrk, Dgemm, Dtrsm and
-// Dtrmm.
+// QR factorizations and of the condition estimates
+// (gonum.org/v1/gonum/lapack/testlapack) with BLAS installed: they reach it
+// through blas64 for Dsyrk, Dgemm, Dtrsm and Dtrmm, and for Ddot, Daxpy,
+// Dscal, Dasum and Idamax.
 func TestGonumLapack(t *testing.T) {
 	impl := gonum.Implementation{}
 	for _, v := range lapackVariants(t) {
@@ -53,6 +54,12 @@ func TestGonumLapack(t *testing.T) {
 				t.Run("Dpotrf", func(t *testing.T) { testlapack.DpotrfTest(t, impl) })
 				t.Run("Dgetrf", func(t *testing.T) { testlapack.DgetrfTest(t, impl) })
 				t.Run("Dgeqrf", func(t *testing.T) { testlapack.DgeqrfTest(t, impl) })
+				// The panel and the condition estimates, which call the
+				// Level 1 routines BLAS replaces.
+				t.Run("Dgetf2", func(t *testing.T) { testlapack.Dgetf2Test(t, impl) })
+				t.Run("Dlatrs", func(t *testing.T) { testlapack.DlatrsTest(t, impl) })
+				t.Run("Dpocon", func(t *testing.T) { testlapack.DpoconTest(t, impl) })
+				t.Run("Dgecon", func(t *testing.T) { testlapack.DgeconTest(t, impl) })
 			})
 		})
 	}

@@ -86,22 +86,29 @@ func TestBLASPanics(t *testing.T) {
 	}
 	impls := []BLAS{{}, tinyCutoffs(nil, microKernel{})}
 	for name, call := range calls {
-		for e1, f1 := range edits {
-			for e2, f2 := range edits {
-				if e2 < e1 {
-					continue
-				}
-				x := good
-				f1(&x)
-				f2(&x)
-				want := panicOf(call, native, x)
-				for _, impl := range impls {
-					got := panicOf(call, impl, x)
-					if got != want {
-						t.Errorf("%s with %s and %s: panic %q, gonum panics %q", name, e1, e2, got, want)
-					}
+		editPairs(good, edits, func(edited string, x args) {
+			want := panicOf(call, native, x)
+			for _, impl := range impls {
+				if got := panicOf(call, impl, x); got != want {
+					t.Errorf("%s with %s: panic %q, gonum panics %q", name, edited, got, want)
 				}
 			}
+		})
+	}
+}
+
+// editPairs calls f with good changed by each unordered pair of edits (an
+// edit paired with itself included), named "e1 and e2".
+func editPairs[A any](good A, edits map[string]func(*A), f func(edited string, a A)) {
+	for e1, f1 := range edits {
+		for e2, f2 := range edits {
+			if e2 < e1 {
+				continue
+			}
+			a := good
+			f1(&a)
+			f2(&a)
+			f(e1+" and "+e2, a)
 		}
 	}
 }

@@ -30,8 +30,12 @@
 //	blas64.Use(linalg.BLAS{})
 //
 // Its Level 3 routines, Dgemm, Dsymm, Dsyrk, Dsyr2k, Dtrmm and Dtrsm, run as
-// fork-join tasks on the pool of the calling task or on core.Default();
-// Level 1 and Level 2 are gonum's. Arguments are checked as gonum checks
+// fork-join tasks on the pool of the calling task or on core.Default().
+// Ddot, Dscal and Dasum on strided vectors, Daxpy on vectors whose
+// elements collide in the caches, and Idamax on contiguous ones run serial
+// loops whose loads overlap, for the columns of row-major matrices that
+// lapack's condition estimates and LU panel walk. The rest of
+// Level 1 and Level 2 is gonum's. Arguments are checked as gonum checks
 // them and bad ones panic with gonum's own messages. blas64.Use is global
 // to the process: install BLAS once, before the goroutines that use gonum
 // start.

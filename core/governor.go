@@ -114,11 +114,13 @@ func (g *governor) stop() {
 	}
 }
 
-// busy reports whether the governor has something to watch: roots in
-// flight, a worker inside Blocking, or spares running.
+// busy reports whether the governor has something to watch: roots or jobs
+// forked from outside in flight, a worker inside Blocking, or spares
+// running.
 func (g *governor) busy() bool {
 	p := g.p
-	return p.inflight.Load() != 0 || p.spares.blocked.Load() != 0 || p.spares.active.Load() != 0
+	return p.inflight.Load() != 0 || p.outsideDone.Load() != p.outside.Pushed() ||
+		p.spares.blocked.Load() != 0 || p.spares.active.Load() != 0
 }
 
 func (g *governor) run() {

@@ -73,8 +73,11 @@ type Pool struct {
 	outside lockfree.Queue[job]
 	// outsideDone counts the jobs of outside finished (in workers'
 	// batches), and the positions a Go that found the pool closed left
-	// empty; never above outside.Pushed().
+	// empty; never above outside.Pushed(). On a line of its own, away from
+	// the queue's taker fields and what forks read.
+	_           [cacheLinePad]byte
 	outsideDone atomic.Int64
+	_           [cacheLinePad - 8]byte
 	// rootsWaiting counts roots in the injector and in inboxes, not yet
 	// taken: busy workers read it at their poll points (poll.go).
 	rootsWaiting atomic.Int32

@@ -201,11 +201,8 @@ func (s *Scope) forkOutside(p *Pool, fn func(*Worker, any), arg any) int64 {
 		s.finish(1)
 		panic(closedPool)
 	}
-	if p.outsideDone.Load() >= pos {
-		// Nothing forked from outside was in flight before this job (or
-		// a closing pool filled the positions in between): the governor
-		// may be resting, as for a first root (enter).
-		p.gov.wake()
+	if !p.gov.awake.Load() { // after the claim: pairs with the governor's store of awake, then look at busy
+		p.gov.wake() // it may be resting, or not started: it watches from now on, as for a first root (enter)
 	}
 	return pos
 }

@@ -6,6 +6,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/gofork/gofork/internal/lockfree"
 )
 
 // The governor is one goroutine per pool that starts spare workers when the
@@ -24,6 +26,11 @@ type governor struct {
 	// armed is set while the governor waits for a tick and may be poked
 	// (see poke); cleared by the poke that wakes it.
 	armed atomic.Bool
+	// awake is set while the goroutine runs its ticks, and cleared, before
+	// the last look at busy, when it rests (run): a fork from outside that
+	// claimed its queue position and then finds it clear wakes it
+	// (forkOutside; Dekker with that look). False before the start too.
+	awake atomic.Bool
 
 	// Owned by the governor goroutine.
 	suspect    bool          // the previous tick saw a stall
@@ -114,11 +121,13 @@ func (g *governor) stop() {
 	}
 }
 
-// busy reports whether the governor has something to watch: roots in
-// flight, a worker inside Blocking, or spares running.
+// busy reports whether the governor has something to watch: roots or jobs
+// forked from outside in flight, a worker inside Blocking, or spares
+// running.
 func (g *governor) busy() bool {
 	p := g.p
-	return p.inflight.Load() != 0 || p.spares.blocked.Load() != 0 || p.spares.active.Load() != 0
+	return p.inflight.Load() != 0 || p.outsideDone.Load() != p.outside.Pushed() ||
+		p.spares.blocked.Load() != 0 || p.spares.active.Load() != 0
 }
 
 func (g *governor) run() {
@@ -126,10 +135,14 @@ func (g *governor) run() {
 	timer := time.NewTimer(govTickMin)
 	interval := govTickMin
 	poked := false
+	g.awake.Store(true)
 	for {
 		if !g.busy() {
-			// Rest until the next root in flight. A kick sent after the
-			// busy check waits in the channel, so none is lost.
+			lockfree.DekkerStoreBool(&g.awake, false) // before busy's loads: pairs with forkOutside's tail CAS, then load of awake
+		}
+		if !g.awake.Load() && !g.busy() {
+			// Rest until the next root or job in flight. A kick sent
+			// after the busy check waits in the channel, so none is lost.
 			g.suspect, g.lost = false, false
 			g.p.spares.stall.Store(0)
 			g.p.retireIdle()
@@ -141,6 +154,7 @@ func (g *governor) run() {
 			}
 			interval = govTickMin
 		}
+		g.awake.Store(true)
 		// After a poke, one interval passes unpoked: pokes come at most
 		// every other interval, however busy the pool.
 		g.armed.Store(!poked)

@@ -19,10 +19,10 @@ func TestLostWakeupCounted(t *testing.T) {
 	}
 	var s Scope
 	var ran atomic.Bool
-	j := job{fn: callFunc, arg: func(*Worker) { ran.Store(true) }, scope: &s, outside: true}
-	p.enter() // counted in flight, as Scope.Go from outside counts it: the governor watches
 	s.n.Add(1)
-	p.outside.Push(j) // and no notifyWork: the wake-up is lost
+	// Pushed and counted in flight as Scope.Go from outside does (the
+	// governor watches), and no notifyWork: the wake-up is lost.
+	s.forkOutside(p, callFunc, func(*Worker) { ran.Store(true) })
 	s.Wait(p)
 	if !ran.Load() {
 		t.Fatal("the task did not run")
@@ -56,10 +56,8 @@ func TestLeavingSearcherWakesSleeper(t *testing.T) {
 		p.count(w, 1, 0)
 		w.searching = true
 		// A producer publishes work and sees a searcher: it wakes nobody.
-		j := job{fn: callFunc, arg: func(*Worker) { close(ran) }, scope: &s, outside: true}
-		p.enter()
 		s.n.Add(1)
-		p.outside.Push(j)
+		s.forkOutside(p, callFunc, func(*Worker) { close(ran) })
 		p.notifyWork(nil)
 		// w goes back to its task without searching, and blocks there.
 		w.stopSearching()

@@ -131,7 +131,7 @@ func (p *Pool) releaseGuest(g *Worker) {
 	for j, ok := g.jobs.Pop(); ok; j, ok = g.jobs.Pop() {
 		g.runJob(j)
 	}
-	g.flushDone() // before the record is freed: its finished jobs count in their scopes and in inflight
+	g.flushDone() // before the record is freed: its finished jobs count in their scopes, and those forked from outside in outsideDone
 	g.jobs.Trim()
 	g.lane.Store(nil)
 	forget(g)

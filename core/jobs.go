@@ -13,8 +13,11 @@ type job struct {
 	fn    func(*Worker, any)
 	arg   any
 	scope *Scope
-	// outside: forked from outside the pool, so counted in the pool's
-	// inflight (Close waits for it) until it is done.
+	// outside: forked from outside the pool, so counted in flight by its
+	// position in the pool's outside queue until it is done (outsideDone;
+	// Close waits for it). A job with a nil fn fills a position that a Go
+	// on a closed pool claimed (forkOutside): it is no task, and runJob
+	// skips it.
 	outside bool
 }
 
@@ -51,6 +54,9 @@ func (w *Worker) runJob(j job) {
 	if debugChecks {
 		w.checkJobs() // after the pop, steal or take that gave j
 	}
+	if j.fn == nil {
+		return // a closed pool's empty position: counted done by its Go
+	}
 	if d := &w.done; d.scope != j.scope && (d.n != 0 || d.outside != 0) {
 		// The jobs of another scope are done: let its waiters go on now,
 		// not after this job, which may be long.
@@ -81,8 +87,8 @@ func (w *Worker) endJob(j *job, pe *PanicError) {
 }
 
 // flushDone gives the scope and the pool what w has finished and not yet
-// counted: the scope's count first, then the pool's inflight, so that Close
-// returns only once the scope has counted its jobs done.
+// counted: the scope's count first, then the pool's outsideDone, so that
+// Close returns only once the scope has counted its jobs done.
 func (w *Worker) flushDone() {
 	d := &w.done
 	s, n, out := d.scope, d.n, d.outside
@@ -91,7 +97,7 @@ func (w *Worker) flushDone() {
 		s.finish(n)
 	}
 	if out != 0 {
-		w.pool.exitN(out)
+		w.pool.outsideFinished(int64(out))
 	}
 }
 

@@ -1,6 +1,7 @@
 package core
 
 import (
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -38,7 +39,9 @@ type Pool struct {
 	// closed is set by Close: submissions from outside (Run, RunOn, a
 	// Scope's Go) panic from then on. See enter for how Close waits.
 	closed atomic.Bool
-	// drained receives a token when inflight drops to 0 while closed.
+	// drained receives a token, while closed, when inflight drops to 0 or
+	// the last job forked from outside is done (outsideDone reaches
+	// outside.Pushed()).
 	drained chan struct{}
 	quit    atomic.Bool // set by Close after the last run: workers exit; written under growMu
 
@@ -58,13 +61,23 @@ type Pool struct {
 	spares spareState // spare workers: how many run, how many are wanted
 	gov    governor   // starts spares for stalls; see governor.go
 
-	// inflight counts what was submitted from outside and is not finished:
-	// roots (Run, RunOn) and a Scope's tasks. The governor runs while it is
-	// nonzero, and Close waits until it is 0 (enter, exit).
+	// inflight counts the roots submitted (Run, RunOn) and not finished.
+	// The governor runs while it is nonzero, and Close waits until it is 0
+	// (enter, exit).
 	inflight atomic.Int32
 	// outside is the queue of Scope tasks forked from outside the pool;
-	// workers take them in batches (drainOutside).
+	// workers take them in batches (drainOutside). Its claimed positions
+	// (outside.Pushed()) count the jobs forked from outside: they are in
+	// flight until outsideDone counts them done, and the governor and Close
+	// treat them as inflight's roots (forkOutside).
 	outside lockfree.Queue[job]
+	// outsideDone counts the jobs of outside finished (in workers'
+	// batches), and the positions a Go that found the pool closed left
+	// empty; never above outside.Pushed(). On a line of its own, away from
+	// the queue's taker fields and what forks read.
+	_           [cacheLinePad]byte
+	outsideDone atomic.Int64
+	_           [cacheLinePad - 8]byte
 	// rootsWaiting counts roots in the injector and in inboxes, not yet
 	// taken: busy workers read it at their poll points (poll.go).
 	rootsWaiting atomic.Int32
@@ -149,8 +162,10 @@ func (p *Pool) Close() {
 		panic("core: Close called from inside a task of the pool")
 	}
 	p.closeOnce.Do(func() {
-		lockfree.DekkerStoreBool(&p.closed, true) // before the load of inflight
-		for p.inflight.Load() != 0 {              // after closed: pairs with enter's Add (Dekker)
+		lockfree.DekkerStoreBool(&p.closed, true) // before the loads of inflight and of the outside queue's tail
+		// After closed: pairs with enter's Add, and with the load of
+		// closed after the tail CAS of forkOutside (Dekker, Q5).
+		for p.inflight.Load() != 0 || p.outsideDone.Load() != p.outside.Pushed() {
 			<-p.drained
 		}
 		p.gov.stop()
@@ -162,9 +177,10 @@ func (p *Pool) Close() {
 	})
 }
 
-// enter counts something submitted from outside (a root, a Scope's task)
-// in flight, panicking if the pool is closed, and wakes the governor for
-// the first one. Every enter is matched by an exit when the work is done.
+// enter counts a root submitted from outside in flight, panicking if the
+// pool is closed, and wakes the governor for the first one. Every enter is
+// matched by an exit when the work is done. (A Scope's task forked from
+// outside is counted by its position in the outside queue: forkOutside.)
 //
 // Close sets closed, then waits until inflight is 0; enter adds to inflight,
 // then loads closed. With sequentially consistent atomics either enter sees
@@ -176,20 +192,45 @@ func (p *Pool) enter() {
 	}
 	if p.closed.Load() {
 		p.exit()
-		panic("core: Run on a closed Pool")
+		panic(closedPool)
 	}
 }
 
-// exit counts one submission done; the last one after Close lets it go on.
-func (p *Pool) exit() { p.exitN(1) }
+// closedPool is the panic of a submission to a closed pool.
+const closedPool = "core: Run on a closed Pool"
 
-// exitN counts k submissions done (a worker's batch of Scope tasks).
-func (p *Pool) exitN(k int32) {
-	n := p.inflight.Add(-k)
+// checkOpen panics if the pool is closed: the first check of a Scope's Go
+// from outside, before it counts the task; forkOutside makes the one that
+// pairs with Close.
+func (p *Pool) checkOpen() {
+	if p.closed.Load() {
+		panic(closedPool)
+	}
+}
+
+// exit counts one root done; the last one after Close lets it go on.
+func (p *Pool) exit() {
+	n := p.inflight.Add(-1)
 	if debugChecks && n < 0 {
 		panic("core: invariant: more submissions done than entered (inflight < 0)")
 	}
 	if n == 0 && p.closed.Load() {
+		select {
+		case p.drained <- struct{}{}:
+		default:
+		}
+	}
+}
+
+// outsideFinished counts k jobs forked from outside done (a worker's batch,
+// or a position a Go on a closed pool filled with nothing); the last one
+// after Close lets it go on.
+func (p *Pool) outsideFinished(k int64) {
+	n := p.outsideDone.Add(k)
+	if debugChecks && n > p.outside.Pushed() {
+		panic("core: invariant: more jobs forked from outside done than forked (" + strconv.FormatInt(n, 10) + ")")
+	}
+	if p.closed.Load() && n == p.outside.Pushed() {
 		select {
 		case p.drained <- struct{}{}:
 		default:

@@ -98,10 +98,7 @@ func (s *Scope) GoWith(p *Pool, fn func(w *Worker, arg any), arg any) {
 	}
 	w := p.currentWorker()
 	if w == nil {
-		// Before the task is counted: on a closed pool enter panics, and a
-		// count taken first would never be given back (every later Wait
-		// would hang).
-		p.enter()
+		p.checkOpen() // before the count: most Gos on a closed pool stop here
 	}
 	if limit := s.bound(); limit >= 0 {
 		s.reserve(p, w, limit)
@@ -130,15 +127,12 @@ func (s *Scope) TryGoWith(p *Pool, fn func(w *Worker, arg any), arg any) bool {
 	}
 	w := p.currentWorker()
 	if w == nil {
-		p.enter() // before the count, as in GoWith
+		p.checkOpen() // before the count, as in GoWith
 	}
 	if limit := s.bound(); limit >= 0 {
 		for {
 			v := s.n.Load()
 			if v >= limit {
-				if w == nil {
-					p.exit()
-				}
 				return false
 			}
 			if s.n.CompareAndSwap(v, v+1) {
@@ -166,8 +160,7 @@ func (s *Scope) reserve(p *Pool, w *Worker, limit int64) {
 	}
 }
 
-// fork pushes or submits a task already counted in n (and, from outside,
-// in the pool's inflight: enter).
+// fork pushes or submits a task already counted in n.
 func (s *Scope) fork(p *Pool, w *Worker, fn func(*Worker, any), arg any) {
 	if w != nil {
 		w.jobs.Push(job{fn: fn, arg: arg, scope: s})
@@ -181,8 +174,8 @@ func (s *Scope) fork(p *Pool, w *Worker, fn func(*Worker, any), arg any) {
 		}
 		return
 	}
-	pos := p.outside.Push(job{fn: fn, arg: arg, scope: s, outside: true}) // no lock; searching workers take batches (drainOutside)
-	p.notifyWork(nil)                                                     // wake a sleeper if nobody searches; poke the governor if all are busy
+	pos := s.forkOutside(p, fn, arg)
+	p.notifyWork(nil) // wake a sleeper if nobody searches; poke the governor if all are busy
 	if pos%outsideCheck == outsideCheck-1 && p.outside.Len() > outsideBacklog {
 		// A producer far ahead of the workers (a loop of Go calls on a
 		// goroutine that shares a processor with them) lets them run: the
@@ -190,6 +183,28 @@ func (s *Scope) fork(p *Pool, w *Worker, fn func(*Worker, any), arg any) {
 		// of growing with the loop.
 		runtime.Gosched()
 	}
+}
+
+// forkOutside pushes a task of s, forked from outside the pool, on its
+// outside queue, and returns its position there. The position counts the
+// job in flight, as enter counts a root, until a worker counts it done in
+// outsideDone: the governor watches it, and Close waits for it (pool.go).
+// Close stores closed and then loads the queue's tail; the push claims its
+// position and then loads closed (Q5 of lockfree.Queue): either Close
+// counts the job and waits for it, or the push sees closed, leaves its
+// position empty (a job with no fn, which workers skip), counts it done
+// itself, gives back the count taken in s, and panics.
+func (s *Scope) forkOutside(p *Pool, fn func(*Worker, any), arg any) int64 {
+	pos, closed := p.outside.PushUnless(job{fn: fn, arg: arg, scope: s, outside: true}, &p.closed) // no lock; searching workers take batches (drainOutside)
+	if closed {
+		p.outsideFinished(1)
+		s.finish(1)
+		panic(closedPool)
+	}
+	if !p.gov.awake.Load() { // after the claim: pairs with the governor's store of awake, then look at busy
+		p.gov.wake() // it may be resting, or not started: it watches from now on, as for a first root (enter)
+	}
+	return pos
 }
 
 // A goroutine outside the pool that forks jobs looks at the outside queue's

@@ -2,6 +2,8 @@ package core
 
 import (
 	"errors"
+	"runtime"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -265,5 +267,49 @@ func TestScopeGoOnClosedPool(t *testing.T) {
 	}
 	if ran.Load() != 1 {
 		t.Fatalf("the task on the open pool ran %d times", ran.Load())
+	}
+}
+
+// TestScopeGoWhileClosing forks tasks from outside while the pool closes:
+// each producer goes on until its Go panics with the closed message,
+// leaving its task uncounted; every task forked before runs exactly once by
+// the time Close returns (Close waits for every job whose position it
+// counted), and the scope's count is back to 0.
+func TestScopeGoWhileClosing(t *testing.T) {
+	for round := range scale(200) {
+		p := New(WithWorkers(2))
+		const producers = 3
+		var s Scope
+		var forked, ran atomic.Int64
+		var wg sync.WaitGroup
+		for range producers {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for {
+					v := catch(func() { s.Go(p, func(*Worker) { ran.Add(1) }) })
+					if v == nil {
+						forked.Add(1)
+						continue
+					}
+					if str, _ := v.(string); !strings.Contains(str, "closed Pool") {
+						t.Errorf("unexpected panic %v", v)
+					}
+					return
+				}
+			}()
+		}
+		for forked.Load() < int64(round%10*50) {
+			runtime.Gosched()
+		}
+		p.Close()
+		afterClose := ran.Load()
+		wg.Wait()
+		if ran.Load() != afterClose || afterClose != forked.Load() {
+			t.Fatalf("round %d: %d tasks ran by Close, %d in all, of %d forked", round, afterClose, ran.Load(), forked.Load())
+		}
+		if n := s.Pending(); n != 0 {
+			t.Fatalf("round %d: Pending() = %d after Close, want 0", round, n)
+		}
 	}
 }

@@ -36,6 +36,11 @@ import (
 //	    free list, so there is one popper at a time and no ABA: between its
 //	    load of the top and its CAS only pushes (by the taker) and Trim (a
 //	    Swap to nil) happen, and either makes the CAS fail.
+//	Q5  PushUnless loads its stop flag after the CAS that claims its slot
+//	    (Q1). A closer that stores the flag and then loads tail (Pushed)
+//	    forms a Dekker pair with it: either the producer sees the flag (and
+//	    fills its slot with the zero value, which the taker moves like any
+//	    other), or the closer's load of tail counts the claim.
 type Queue[T any] struct {
 	tail    atomic.Int64               // next position to claim; CAS by producers (Q1)
 	tailSeg atomic.Pointer[segment[T]] // the segment holding tail, or the one before while the next is linked
@@ -69,6 +74,16 @@ type queueSlot[T any] struct {
 // Push adds v at the tail and returns its position (the number of values
 // pushed before it). Any goroutine.
 func (q *Queue[T]) Push(v T) int64 {
+	pos, _ := q.PushUnless(v, nil)
+	return pos
+}
+
+// PushUnless is Push, except that it pushes the zero value of T in v's
+// place if stop (when not nil) is set once the slot is claimed, and then
+// reports stopped: the position is used either way, so that the taker,
+// which takes the slots in order, is never held up by it (Q2, Q5). Any
+// goroutine.
+func (q *Queue[T]) PushUnless(v T, stop *atomic.Bool) (pos int64, stopped bool) {
 	for spin := 0; ; spin++ {
 		pos := q.tail.Load()
 		seg := q.tailSeg.Load() // after tail: pairs with the Store of tailSeg below (Q1)
@@ -94,10 +109,14 @@ func (q *Queue[T]) Push(v T) int64 {
 			seg.next.Store(next)      // before this slot's seq: the taker follows next once past it (Q2)
 			q.tailSeg.Store(next)     // producers waiting at the end of seg go on
 		}
+		if stop != nil && stop.Load() { // after the claim: pairs with the closer's store, then load of tail (Q5)
+			var zero T
+			v, stopped = zero, true
+		}
 		s := &seg.slots[off]
 		s.v = v
 		s.seq.Store(pos + 1) // publishes v; pairs with seq.Load in TakeTo (Q2)
-		return pos
+		return pos, stopped
 	}
 }
 
@@ -124,6 +143,10 @@ func (q *Queue[T]) newSegment() *segment[T] {
 		}
 	}
 }
+
+// Pushed returns the number of positions claimed so far: values pushed,
+// or being pushed, since the queue was made. Any goroutine.
+func (q *Queue[T]) Pushed() int64 { return q.tail.Load() }
 
 // Len returns a snapshot of the number of values pushed and not yet taken.
 // Any goroutine.

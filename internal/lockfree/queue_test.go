@@ -97,3 +97,75 @@ func TestQueueOrder(t *testing.T) {
 		t.Fatalf("took %d values, want %d", next, n)
 	}
 }
+
+// TestQueuePushUnlessStress: producers push numbered values with
+// PushUnless while a closer sets the stop flag and then reads Pushed (Q5),
+// as a pool's Close does. Every push the flag did not stop lies below what
+// the closer read, every stopped push left the zero value in its slot, and
+// a taker moves out each value exactly once.
+func TestQueuePushUnlessStress(t *testing.T) {
+	for round := range 20 {
+		const producers = 3
+		n := size() / 20
+		var q Queue[item]
+		var stop atomic.Bool
+		stopped := make([]atomic.Bool, n+1) // by id; ids start at 1: the zero value is the stopped pushes' filler
+		pos := make([]int64, n+1)
+		var wg sync.WaitGroup
+		for p := range producers {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for i := p + 1; i <= n; i += producers {
+					at, s := q.PushUnless(item{id: i}, &stop)
+					pos[i] = at
+					stopped[i].Store(s)
+				}
+			}()
+		}
+		closed := make(chan int64)
+		go func() {
+			for range round * 50 {
+				runtime.Gosched()
+			}
+			DekkerStoreBool(&stop, true) // before the load of tail, as Close does
+			closed <- q.Pushed()
+		}()
+		counted := <-closed
+		wg.Wait()
+		var d Deque[item]
+		taken := make([]int, n+1)
+		fillers := 0
+		for !q.Empty() {
+			q.TakeTo(&d, StealMax)
+			for {
+				x, ok := d.Pop()
+				if !ok {
+					break
+				}
+				if x.id == 0 {
+					fillers++
+				} else {
+					taken[x.id]++
+				}
+			}
+		}
+		nStopped := 0
+		for i := 1; i <= n; i++ {
+			switch {
+			case stopped[i].Load():
+				nStopped++
+				if taken[i] != 0 {
+					t.Fatalf("round %d: value %d was stopped but taken %d times", round, i, taken[i])
+				}
+			case taken[i] != 1:
+				t.Fatalf("round %d: value %d taken %d times", round, i, taken[i])
+			case pos[i] >= counted:
+				t.Fatalf("round %d: value %d pushed at %d, not stopped, but the closer read Pushed %d", round, i, pos[i], counted)
+			}
+		}
+		if fillers != nStopped {
+			t.Fatalf("round %d: %d zero values taken for %d stopped pushes", round, fillers, nStopped)
+		}
+	}
+}

@@ -12,6 +12,7 @@ package loop
 import (
 	"math/bits"
 	"strings"
+	"sync"
 
 	"github.com/gofork/gofork/core"
 )
@@ -103,15 +104,22 @@ func Resolve[O ~func(*Config)](call string, allowed Setting, opts []O) Config {
 		c.Pool = callerPool()
 		return c
 	}
-	c := Config{Kind: Auto, Grain: 1, Simple: 1}
 	for _, o := range opts {
 		if o == nil {
 			panic(pkg(call) + ": nil Option passed to " + call)
 		}
 	}
+	// The options write through a pointer that escapes (each is a func
+	// value), so they write a Config of configs, not one on this stack:
+	// a call with options allocates nothing either.
+	cp := configs.Get().(*Config)
+	*cp = Config{Kind: Auto, Grain: 1, Simple: 1}
 	for _, o := range opts {
-		o(&c)
+		o(cp)
 	}
+	c := *cp
+	*cp = Config{} // holds no pool or affinity record while it waits
+	configs.Put(cp)
 	if extra := c.given &^ allowed; extra != 0 {
 		name := c.names[bits.TrailingZeros8(uint8(extra))]
 		panic(pkg(call) + ": option " + name + " does not apply to " + call)
@@ -121,6 +129,10 @@ func Resolve[O ~func(*Config)](call string, allowed Setting, opts []O) Config {
 	}
 	return c
 }
+
+// configs keeps the Configs that Resolve lets options write, one per call
+// at a time: bookkeeping with no setting in it, like sync.Pool itself.
+var configs = sync.Pool{New: func() any { return new(Config) }}
 
 // callerPool returns the pool of the task that is calling, or
 // core.Default() outside any task.

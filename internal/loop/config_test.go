@@ -22,3 +22,22 @@ func TestResolveWithoutOptionsAllocatesNothing(t *testing.T) {
 		t.Errorf("Resolve with no options: %+v, want Auto, grain 1 and a pool", c)
 	}
 }
+
+// TestResolveWithOptionsAllocatesNothing checks that resolving options
+// allocates nothing in steady state: the Config the options write comes
+// from a pool of them, so a short call with par.WithPool pays no
+// allocation for it.
+func TestResolveWithOptionsAllocatesNothing(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector allocates, and sync.Pool drops items at random under it")
+	}
+	opts := []par.Option{par.Grain(64)}
+	loop.Resolve("par.For", loop.Loops, opts) // fills the pool of Configs
+	if n := testing.AllocsPerRun(100, func() {
+		if c := loop.Resolve("par.For", loop.Loops, opts); c.Grain != 64 {
+			t.Fatalf("Grain = %d, want 64", c.Grain)
+		}
+	}); n != 0 {
+		t.Errorf("Resolve with an option: %v allocations, want 0", n)
+	}
+}

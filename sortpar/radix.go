@@ -75,9 +75,14 @@ type radixCtx[K radixKey] struct {
 // setting, and the collector empties it. Each holds *[]K for one K.
 var lsdBufs [4]sync.Pool // keys of 1, 2, 4 and 8 bytes
 
+// lsdBufsOf returns the pool of lsdBufs for keys of type K.
+func lsdBufsOf[K radixKey]() *sync.Pool {
+	return &lsdBufs[bits.TrailingZeros(uint(unsafe.Sizeof(K(0))))]
+}
+
 // lsdBuf returns a buffer of n keys from lsdBufs, or a new one.
 func lsdBuf[K radixKey](n int) *[]K {
-	if bp, _ := lsdBufs[bits.TrailingZeros(uint(unsafe.Sizeof(K(0))))].Get().(*[]K); bp != nil && cap(*bp) >= n {
+	if bp, _ := lsdBufsOf[K]().Get().(*[]K); bp != nil && cap(*bp) >= n {
 		return bp
 	}
 	b := make([]K, n)
@@ -85,9 +90,7 @@ func lsdBuf[K radixKey](n int) *[]K {
 }
 
 // putLSDBuf gives a buffer back to lsdBufs.
-func putLSDBuf[K radixKey](bp *[]K) {
-	lsdBufs[bits.TrailingZeros(uint(unsafe.Sizeof(K(0))))].Put(bp)
-}
+func putLSDBuf[K radixKey](bp *[]K) { lsdBufsOf[K]().Put(bp) }
 
 // toKey maps an element's bits to its key (floats only change).
 func (rc *radixCtx[K]) toKey(v K) K {

@@ -111,7 +111,6 @@ func (p *Pool) newGuest() *Worker {
 	p.growMu.Lock()
 	defer p.growMu.Unlock()
 	g := p.newWorker(guestWorker)
-	g.jobs.UseRings(&jobRings) // as a worker's: the ring a burst grew goes back when releaseGuest trims it
 	g.guestRec.taken.Store(true)
 	var all []*Worker
 	if old := p.guests.all.Load(); old != nil {

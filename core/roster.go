@@ -71,6 +71,7 @@ func (p *Pool) newWorker(kind workerKind) *Worker {
 	w := &Worker{pool: p, id: id, spare: kind == spareWorker, guest: kind == guestWorker, index: -1, wake: make(chan struct{}, 1)}
 	w.rng = splitmix(p.seed + uint64(id)*0x9E3779B97F4A7C15)
 	w.dq.init(p.cfg.policy == HelpFirst)
+	w.jobs.UseRings(&jobRings) // a ring a burst grew goes back there when the deque is trimmed
 	// Regular workers and spares take the CPUs of one spread order
 	// (assignCPUs is prefix-stable): regular workers by index, so that the
 	// active set is always the best-spread prefix, spares after them.

@@ -122,7 +122,6 @@ func (w *Worker) loop() {
 		}()
 	}()
 	p.leaveIdle(w) // a spare starts woken, counted as searching by its activator
-	w.jobs.UseRings(&jobRings)
 	for {
 		switch {
 		case w.spare && !w.searching && w.shouldRetire():

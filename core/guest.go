@@ -127,8 +127,9 @@ func (p *Pool) newGuest() *Worker {
 // the goroutine table and the lane, gives back the place it held, drops
 // what its cached frames reference, and frees the record.
 func (p *Pool) releaseGuest(g *Worker) {
-	for j, ok := g.jobs.Pop(); ok; j, ok = g.jobs.Pop() {
-		g.runJob(j)
+	var j job
+	for g.jobs.PopTo(&j) {
+		g.runJob(&j)
 	}
 	g.flushDone() // before the record is freed: its finished jobs count in their scopes, and those forked from outside in outsideDone
 	g.jobs.Trim()
@@ -270,8 +271,9 @@ func (w *Worker) helpLane(lane *Worker, l latch, leap int) {
 // and RunOn relies on it), or a frame or job stolen from a worker of the
 // lane, leap first. It reports whether it ran something.
 func (w *Worker) laneWork(lane *Worker, leap int) bool {
-	if j, ok := w.jobs.Pop(); ok {
-		w.runJob(j)
+	var j job
+	if w.jobs.PopTo(&j) {
+		w.runJob(&j)
 		return true
 	}
 	if r := w.inbox.take(); r != nil {
@@ -300,7 +302,7 @@ func (w *Worker) runStolenFrom(v *Worker) bool {
 	case h != nil:
 		w.runStolen(h, v.id) // a worker in a lane is inside a task: no yield to a guest it wakes
 	case ok:
-		w.runStolenJob(j, v.id)
+		w.runStolenJob(&j, v.id)
 	default:
 		return false
 	}

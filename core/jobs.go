@@ -44,13 +44,20 @@ var jobRings lockfree.RingPool[job]
 // w's job deque, oldest on top so that thieves take the oldest first, and
 // reports whether there was any.
 func (w *Worker) drainOutside() bool {
-	return w.pool.outside.TakeTo(&w.jobs, lockfree.StealMax) > 0
+	return w.pool.outside.TakeTo(&w.jobs, outsideTake) > 0
 }
 
-// runJob runs the job j on w as a task of its own: its panic (or
+// outsideTake is the most jobs drainOutside takes at once. The owner pops
+// a job without a CAS only while StealMax jobs lie below it (D3 of
+// lockfree.Deque): of a batch of outsideTake, all but the last StealMax pop
+// with one store; thieves still see the whole batch, and take the oldest
+// half of what they find, up to StealMax at a time.
+const outsideTake = 8 * lockfree.StealMax
+
+// runJob runs the job *j on w as a task of its own: its panic (or
 // runtime.Goexit) is recorded in its scope and never propagated, and the
 // scope counts it done whatever happens.
-func (w *Worker) runJob(j job) {
+func (w *Worker) runJob(j *job) {
 	if debugChecks {
 		w.checkJobs() // after the pop, steal or take that gave j
 	}
@@ -62,7 +69,7 @@ func (w *Worker) runJob(j job) {
 		// not after this job, which may be long.
 		w.flushDone()
 	}
-	w.runTask(func(w *Worker) { j.fn(w, j.arg) }, func(pe *PanicError) { w.endJob(&j, pe) })
+	w.runTask(func(w *Worker) { j.fn(w, j.arg) }, func(pe *PanicError) { w.endJob(j, pe) })
 }
 
 // endJob records the end of the job j: in w's doneCount, or in its scope at

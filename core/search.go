@@ -42,7 +42,7 @@ func (w *Worker) search(latch latch, leap int) bool {
 		if latch != nil && latch.probe() {
 			break
 		}
-		if j, ok := w.jobs.Pop(); ok {
+		if j := new(job); w.jobs.PopTo(j) {
 			w.found()
 			w.runJob(j)
 			return true
@@ -61,7 +61,7 @@ func (w *Worker) search(latch latch, leap int) bool {
 			return true
 		}
 		if w.drainOutside() { // Scope tasks forked from outside: a batch to this worker's jobs
-			if j, ok := w.jobs.Pop(); ok {
+			if j := new(job); w.jobs.PopTo(j) {
 				w.found()
 				w.runJob(j)
 				return true
@@ -75,7 +75,7 @@ func (w *Worker) search(latch latch, leap int) bool {
 			return true
 		} else if ok {
 			w.found()
-			w.runStolenJob(j, victim)
+			w.runStolenJob(&j, victim)
 			return true
 		}
 		if r := p.inj.pop(); r != nil {

@@ -115,7 +115,7 @@ func (w *Worker) runStolen(h *frameHeader, owner int) (wokeGuest bool) {
 }
 
 // runStolenJob runs a job stolen from worker owner, in owner's lane.
-func (w *Worker) runStolenJob(j job, owner int) {
+func (w *Worker) runStolenJob(j *job, owner int) {
 	w.stolen++
 	outer, changed := w.enterLane(owner)
 	w.runJob(j)

@@ -44,7 +44,7 @@ func (w *Worker) helpUntil(l latch, leap int) {
 			// Its own jobs first, as a Join pops its own frames: without the
 			// searching count's two atomic updates, which bounce between
 			// workers when jobs are a microsecond.
-			if j, ok := w.jobs.Pop(); ok {
+			if j := new(job); w.jobs.PopTo(j) {
 				w.runJob(j)
 				continue
 			}

@@ -140,7 +140,7 @@ func (w *Worker) loop() {
 			continue
 		}
 		if !w.searching {
-			if j, ok := w.jobs.Pop(); ok { // its own jobs, without counting itself searching (see helpUntil)
+			if j := new(job); w.jobs.PopTo(j) { // its own jobs, without counting itself searching (see helpUntil)
 				w.runJob(j)
 				continue
 			}

@@ -182,11 +182,23 @@ func (d *Deque[T]) replace(n int, t, b int64) {
 }
 
 // Pop takes the newest value, or reports false when the deque is empty.
-// Owner only.
+// Owner only. For a large T, PopTo spares a copy.
 func (d *Deque[T]) Pop() (v T, ok bool) {
+	ok = d.PopTo(&v)
+	return v, ok
+}
+
+// PopTo moves the newest value into *v and reports true, or reports false
+// when the deque is empty (leaving *v alone). Owner only.
+//
+// The value goes straight from its slot into *v: returned by value, a
+// 40-byte T was copied twice more on the way to the caller's variable, and
+// on amd64 those copies, wider stores read back by narrower loads, stalled
+// on store forwarding for longer than the pop's fence took.
+func (d *Deque[T]) PopTo(v *T) bool {
 	b := d.bot - 1
 	if b < d.topSeen {
-		return v, false
+		return false
 	}
 	if b-d.topSeen >= StealMax {
 		// Far from the thieves: claim slot b, then look at top (D3).
@@ -195,7 +207,8 @@ func (d *Deque[T]) Pop() (v T, ok bool) {
 		d.topSeen = t
 		if b-t >= StealMax {
 			d.bot = b
-			return d.take(b), true
+			d.moveOut(b, v)
+			return true
 		}
 		d.bottom.Store(b + 1) // too near the top: undo, and take the oldest by CAS
 	}
@@ -203,24 +216,24 @@ func (d *Deque[T]) Pop() (v T, ok bool) {
 		t := d.top.Load()
 		d.topSeen = t
 		if t > b {
-			return v, false
+			return false
 		}
 		if d.top.CompareAndSwap(t, t+1) { // claims position t, as a thief would (D1, D3)
 			d.ownTaken++
-			return d.take(t), true
+			d.moveOut(t, v)
+			return true
 		}
 	}
 }
 
-// take reads the value at position i, which the owner has just claimed,
-// and clears its slot so that the ring does not keep it alive.
-func (d *Deque[T]) take(i int64) T {
+// moveOut moves the value at position i, which the owner has just claimed,
+// into *v, and clears its slot so that the ring does not keep it alive.
+func (d *Deque[T]) moveOut(i int64, v *T) {
 	var zero T
 	r := d.cur
 	s := &r.slots[i&r.mask]
-	v := *s
+	*v = *s
 	*s = zero
-	return v
 }
 
 // UseRings makes the deque take the large rings it grows into from pool,

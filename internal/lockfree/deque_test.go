@@ -284,3 +284,35 @@ func TestDequeOffsets(t *testing.T) {
 		t.Fatalf("bottom and the owner's fields are %d bytes apart, want at least %d", off, cacheLinePad)
 	}
 }
+
+// TestDequePopTo: PopTo moves each value into the caller's variable once,
+// newest first far from the top, leaves the variable alone when the deque
+// is empty, and clears the slot it took, so that the ring keeps nothing
+// alive.
+func TestDequePopTo(t *testing.T) {
+	var d Deque[*int]
+	vals := make([]int, 3*StealMax)
+	for i := range vals {
+		vals[i] = i
+		d.Push(&vals[i])
+	}
+	seen := make([]bool, len(vals))
+	for range vals {
+		var v *int
+		if !d.PopTo(&v) || v == nil {
+			t.Fatal("PopTo found nothing in a deque holding values")
+		}
+		if seen[*v] {
+			t.Fatalf("value %d popped twice", *v)
+		}
+		seen[*v] = true
+	}
+	if v := &vals[0]; d.PopTo(&v) || v != &vals[0] {
+		t.Fatal("PopTo on an empty deque reported a value or wrote the variable")
+	}
+	for i, s := range d.cur.slots {
+		if s != nil {
+			t.Fatalf("slot %d still holds a value after every value was popped", i)
+		}
+	}
+}

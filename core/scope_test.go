@@ -313,3 +313,41 @@ func TestScopeGoWhileClosing(t *testing.T) {
 		}
 	}
 }
+
+// TestScopeOutsideTaskWaitsForLaterOnes: a task forked from outside that
+// blocks, with no hint, until every task forked after it has run does not
+// hold them up, wherever it falls in the batches workers take from the
+// outside queue: the rest of its batch stays on the worker's job deque,
+// where another worker or a spare takes it. On 1 and 2 workers.
+func TestScopeOutsideTaskWaitsForLaterOnes(t *testing.T) {
+	const n = 3*outsideTake + 7
+	for _, workers := range []int{1, 2} {
+		for _, blocker := range []int{0, 1, outsideTake - lockfree.StealMax - 1, outsideTake - 1, outsideTake, n - 2} {
+			pool := New(WithWorkers(workers))
+			var s Scope
+			var ran atomic.Int64
+			others := make(chan struct{})
+			for i := range n {
+				if i == blocker {
+					s.Go(pool, func(*Worker) { <-others })
+					continue
+				}
+				s.Go(pool, func(*Worker) {
+					if ran.Add(1) == n-1 {
+						close(others)
+					}
+				})
+			}
+			done := make(chan struct{})
+			go func() { s.Wait(pool); close(done) }()
+			select {
+			case <-done:
+			case <-time.After(30 * time.Second):
+				t.Fatalf("%d workers, task %d blocked: %d of the %d others ran in 30 s; %+v", workers, blocker, ran.Load(), n-1, pool.Stats())
+			}
+			st := pool.Stats()
+			t.Logf("%d workers, blocker %d: spares %d stolen %d", workers, blocker, st.SparesStarted, st.Total().Stolen)
+			pool.Close()
+		}
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 
 	"github.com/gofork/gofork/core"
+	"github.com/gofork/gofork/internal/lockfree"
 	"github.com/gofork/gofork/internal/loop"
 )
 
@@ -228,7 +229,9 @@ func MapSeq[E, R any](seq iter.Seq[E], fn func(E) R, opts ...Option) iter.Seq[R]
 			if !yield(r) {
 				return
 			}
-			s.consumed.Store(i + 1) // its slot is free: pairs with the feeder's load in hasRoom
+			// Its slot is free: pairs with the feeder's load in hasRoom; and
+			// before wakeFeeder's load of feederWaits (Dekker with waitRoom).
+			lockfree.DekkerStoreInt64(&s.consumed, i+1)
 			s.wakeFeeder(i + 1)
 		}
 		s.finish()

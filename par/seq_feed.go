@@ -43,7 +43,10 @@ func (s *stream[E, R]) feed(seq iter.Seq[E]) {
 		}
 		s.ring[i%s.n].e = e // room was made before seq was let go on
 		i++
-		s.pulled.Store(i) // publishes item i-1; pairs with pulled.Load in claim
+		// Publishes item i-1 (pairs with pulled.Load in claim), and is the
+		// store half of kick's Dekker pair with retire: before its load of
+		// active.
+		lockfree.DekkerStoreInt64(&s.pulled, i)
 		s.kick(i)
 		if !s.hasRoom(i) && !s.waitRoom(i) {
 			return false

@@ -73,7 +73,9 @@ func (s *stream[E, R]) run(w *core.Worker, _ any) {
 				sl := &s.ring[(c+j)%s.n]
 				buf[j] = sl.e
 				sl.e = zero
-				sl.state.Store(c + j + 1) // pairs with the feeder's load in hasRoom
+				// Pairs with the feeder's load in hasRoom; and before the
+				// load of feederWaits below (Dekker with waitRoom).
+				lockfree.DekkerStoreInt64(&sl.state, c+j+1)
 			}
 			if s.feederWaits.Load() { // after the stores: Dekker with waitRoom
 				s.signalRoom()

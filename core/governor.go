@@ -139,20 +139,20 @@ func (g *governor) run() {
 	for {
 		if !g.busy() {
 			lockfree.DekkerStoreBool(&g.awake, false) // before busy's loads: pairs with forkOutside's tail CAS, then load of awake
-		}
-		if !g.awake.Load() && !g.busy() {
-			// Rest until the next root or job in flight. A kick sent
-			// after the busy check waits in the channel, so none is lost.
-			g.suspect, g.lost = false, false
-			g.p.spares.stall.Store(0)
-			g.p.retireIdle()
-			select {
-			case <-g.kick:
-			case <-g.quit:
-				timer.Stop()
-				return
+			if !g.busy() {
+				// Rest until the next root or job in flight. A kick sent
+				// after the busy check waits in the channel, so none is lost.
+				g.suspect, g.lost = false, false
+				g.p.spares.stall.Store(0)
+				g.p.retireIdle()
+				select {
+				case <-g.kick:
+				case <-g.quit:
+					timer.Stop()
+					return
+				}
+				interval = govTickMin
 			}
-			interval = govTickMin
 		}
 		g.awake.Store(true)
 		// After a poke, one interval passes unpoked: pokes come at most

@@ -130,14 +130,8 @@ func (s *Scope) TryGoWith(p *Pool, fn func(w *Worker, arg any), arg any) bool {
 		p.checkOpen() // before the count, as in GoWith
 	}
 	if limit := s.bound(); limit >= 0 {
-		for {
-			v := s.n.Load()
-			if v >= limit {
-				return false
-			}
-			if s.n.CompareAndSwap(v, v+1) {
-				break
-			}
+		if !s.tryReserve(limit) {
+			return false
 		}
 	} else {
 		s.n.Add(1)
@@ -148,15 +142,22 @@ func (s *Scope) TryGoWith(p *Pool, fn func(w *Worker, arg any), arg any) bool {
 
 // reserve counts one more task, waiting while limit tasks run.
 func (s *Scope) reserve(p *Pool, w *Worker, limit int64) {
+	for !s.tryReserve(limit) {
+		s.await(p, w, limit)
+	}
+}
+
+// tryReserve counts one more task if fewer than limit are counted, and
+// reports whether it did.
+func (s *Scope) tryReserve(limit int64) bool {
 	for {
 		v := s.n.Load()
-		if v < limit {
-			if s.n.CompareAndSwap(v, v+1) {
-				return
-			}
-			continue
+		if v >= limit {
+			return false
 		}
-		s.await(p, w, limit)
+		if s.n.CompareAndSwap(v, v+1) {
+			return true
+		}
 	}
 }
 

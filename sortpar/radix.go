@@ -70,9 +70,11 @@ type radixCtx[K radixKey] struct {
 // lsdBufs keeps, by key width, the second arrays of sorts short enough for
 // one LSD sort (at most a workspace of elements), so that a program that
 // sorts small slices again and again (a server, one request at a time)
-// allocates nothing per sort, and is not made to assist the garbage
-// collector in the middle of one. Like sync.Pool itself it holds no
-// setting, and the collector empties it. Each holds *[]K for one K.
+// does not allocate a buffer as long as the slice for each sort: a few
+// small objects remain (the options' config, the sort's closures). A Get
+// on another processor than the last Put, or after two collections, still
+// makes a new buffer. Like sync.Pool itself it holds no setting. Each holds
+// *[]K for one K.
 var lsdBufs [4]sync.Pool // keys of 1, 2, 4 and 8 bytes
 
 // lsdBufsOf returns the pool of lsdBufs for keys of type K.

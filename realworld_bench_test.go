@@ -14,6 +14,7 @@ import (
 
 	"github.com/gofork/gofork/core"
 	"github.com/gofork/gofork/internal/baseline"
+	"github.com/gofork/gofork/internal/serverload"
 	"github.com/gofork/gofork/par"
 	"github.com/gofork/gofork/sortpar"
 )
@@ -23,9 +24,9 @@ import (
 // DESIGN.md, "Workers in real programs"). Each compares with what a Go
 // user would write instead, in the same run.
 
-// percentile returns the q-quantile of sorted durations, in µs.
+// percentileMicros returns the q-quantile of sorted durations, in µs.
 func percentileMicros(sorted []time.Duration, q float64) float64 {
-	return float64(sorted[min(int(q*float64(len(sorted))), len(sorted)-1)].Nanoseconds()) / 1e3
+	return float64(serverload.Result{Latency: sorted}.Quantile(q).Nanoseconds()) / 1e3
 }
 
 // BenchmarkBlocking runs 64 iterations that each block for 10 ms (a sleep

@@ -10,6 +10,7 @@ import (
 
 	"github.com/gofork/gofork/core"
 	"github.com/gofork/gofork/internal/baseline"
+	"github.com/gofork/gofork/internal/serverload"
 	"github.com/gofork/gofork/par"
 )
 
@@ -246,7 +247,10 @@ func setupMapSeqLatency(variant string, p int, q float64) (*job, error) {
 			}
 			return nil
 		},
-		measured: func() time.Duration { return quantile(lat, q) },
+		measured: func() time.Duration {
+			slices.Sort(lat)
+			return serverload.Result{Latency: lat}.Quantile(q)
+		},
 	}
 	if pool != nil {
 		j.close = pool.Close
@@ -274,10 +278,4 @@ func setupMapSeqLatency(variant string, p int, q float64) (*job, error) {
 		}
 	}
 	return j, nil
-}
-
-// quantile returns the q-quantile of d, which it sorts.
-func quantile(d []time.Duration, q float64) time.Duration {
-	slices.Sort(d)
-	return d[min(int(q*float64(len(d))), len(d)-1)]
 }

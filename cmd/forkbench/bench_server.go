@@ -126,7 +126,7 @@ func setupServer(variant string, p, bigN int, q float64) (*job, error) {
 				return 0
 			}
 			slices.Sort(lat)
-			return lat[min(int(q*float64(len(lat))), len(lat)-1)]
+			return serverload.Result{Latency: lat}.Quantile(q)
 		},
 	}
 	if pool != nil {

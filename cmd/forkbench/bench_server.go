@@ -140,11 +140,13 @@ func setupServer(variant string, p, bigN int, q float64) (*job, error) {
 		tick := time.NewTicker(rwSmallEvery)
 		defer tick.Stop()
 		for k := uint64(0); ; k++ {
-			select {
-			case <-bigDone:
-				wg.Wait()
-				return
-			case <-tick.C:
+			if k > 0 { // the first request goes out at once, as serverload's first caller's does
+				select {
+				case <-bigDone:
+					wg.Wait()
+					return
+				case <-tick.C:
+				}
 			}
 			wg.Add(1)
 			go func() {

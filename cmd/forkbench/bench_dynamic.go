@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"slices"
 	"time"
 
 	concpool "github.com/sourcegraph/conc/pool"
@@ -10,7 +9,6 @@ import (
 
 	"github.com/gofork/gofork/core"
 	"github.com/gofork/gofork/internal/baseline"
-	"github.com/gofork/gofork/internal/serverload"
 	"github.com/gofork/gofork/par"
 )
 
@@ -247,10 +245,7 @@ func setupMapSeqLatency(variant string, p int, q float64) (*job, error) {
 			}
 			return nil
 		},
-		measured: func() time.Duration {
-			slices.Sort(lat)
-			return serverload.Result{Latency: lat}.Quantile(q)
-		},
+		measured: func() time.Duration { return latencyQuantile(lat, q) },
 	}
 	if pool != nil {
 		j.close = pool.Close

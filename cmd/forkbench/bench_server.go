@@ -121,13 +121,7 @@ func setupServer(variant string, p, bigN int, q float64) (*job, error) {
 			}
 			return nil
 		},
-		measured: func() time.Duration { // before verify: no small sort is verify's error
-			if len(lat) == 0 {
-				return 0
-			}
-			slices.Sort(lat)
-			return serverload.Result{Latency: lat}.Quantile(q)
-		},
+		measured: func() time.Duration { return latencyQuantile(lat, q) }, // before verify: no small sort is verify's error (0 here)
 	}
 	if pool != nil {
 		j.close = pool.Close
@@ -169,4 +163,11 @@ func setupServer(variant string, p, bigN int, q float64) (*job, error) {
 		}
 	}
 	return j, nil
+}
+
+// latencyQuantile sorts a run's latencies and returns their q-quantile, or
+// 0 if there are none.
+func latencyQuantile(lat []time.Duration, q float64) time.Duration {
+	slices.Sort(lat)
+	return serverload.Result{Latency: lat}.Quantile(q)
 }

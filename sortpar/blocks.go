@@ -60,6 +60,20 @@ import (
 // short. Everything written before the permutation (by classification and
 // region setup) is ordered before it by the Join that ends those phases.
 //
+// Classification disagreements. The permutation finds a block's bucket by
+// classifying the block's first element again; the counts of phase 2 come
+// from phase 1's classification. A consistent bucket function names the same
+// bucket both times, but a user's cmp may not be consistent (it answers at
+// random, or a float field holds NaN, or another goroutine changes a field).
+// Each region therefore knows how many full blocks its bucket has (limit),
+// and a writer whose claim reaches past it writes nothing: the step is
+// inconsistent, tasks stop as after a panic, the elements are put back as
+// after a failed permutation, and the caller sorts the range some other way
+// (the samplesort hands it to slices.SortFunc). No region ever takes more
+// blocks than it counted, so no write leaves the range or lands on a slot
+// not its own, and no element is lost or duplicated, whatever the bucket
+// function answers.
+//
 // Panics. The bucket function of the samplesort calls the user's cmp,
 // which may panic in classification or permutation. Every task recovers
 // its own panic, records it and returns (see failure): the phases never
@@ -98,6 +112,11 @@ type bucketPtrs struct {
 	// reading counts the readers that claimed, or are about to claim, a
 	// slot of the region and have not finished copying it out.
 	reading atomic.Int32
+	// limit is the slot past the last one the region's bucket fills: its
+	// first slot plus the bucket's full blocks. Written before the
+	// permutation (ordered before it by the Join that starts it), read
+	// only during and after it.
+	limit uint32
 }
 
 // claimRead takes the block before the read pointer if it is unplaced and
@@ -117,11 +136,21 @@ func (p *bucketPtrs) claimRead() int {
 
 // claimWrite takes the slot at the write pointer and reports its index and
 // whether it holds an unplaced block (to be swapped out) rather than free
-// space.
-func (p *bucketPtrs) claimWrite() (slot int, unplaced bool) {
+// space. ok is false if the region has already taken every block of its
+// bucket: the bucket function named this bucket for more blocks than the
+// classification counted, and the caller must write nothing (the slot may be
+// another region's, or past the range).
+func (p *bucketPtrs) claimWrite() (slot int, unplaced, ok bool) {
 	v := p.wr.Add(1 << 32) // pairs with the readers' CompareAndSwap
 	w, r := uint32(v>>32)-1, uint32(v)
-	return int(w), w < r
+	return int(w), w < r, w < p.limit
+}
+
+// placedEnd returns the end of the slots that writers filled, once the
+// permutation has stopped: the write pointer, but never past limit, since
+// claims past it write nothing.
+func (p *bucketPtrs) placedEnd() int {
+	return int(min(uint32(p.wr.Load()>>32), p.limit))
 }
 
 // waitReaders spins until no reader is copying out of the region. A
@@ -215,10 +244,29 @@ type partitionStep[E any] struct {
 	k, b int
 	ws   []*workspace[E]
 	// bucketOf returns the bucket of e: for the permutation, one call per
-	// block. It may panic (the samplesort's cmp).
+	// block. It may panic (the samplesort's cmp), and it may name another
+	// bucket than the classification did (an inconsistent cmp).
 	bucketOf func(e E) int
 	fail     *failure
+	// inconsistent is set by a permutation task that found bucketOf
+	// disagreeing with the counts; tasks Load it to stop early. The Join
+	// that ends the permutation orders every Store before run's Load.
+	inconsistent atomic.Bool
 }
+
+// stepResult is how a partition step ended.
+type stepResult int
+
+const (
+	// stepDone: the range is partitioned into the buckets of the counts.
+	stepDone stepResult = iota
+	// stepFailed: the sort failed (a panic, here or in another task); the
+	// range holds a permutation of what it held.
+	stepFailed
+	// stepInconsistent: the bucket function disagreed with itself; the
+	// range holds a permutation of what it held, in no useful order.
+	stepInconsistent
+)
 
 // setupStripes cuts data into len(ws) stripes of whole blocks and resets
 // their state.
@@ -277,8 +325,13 @@ func (p *partitionStep[E]) setupRegions() {
 		if len(p.ws) > 1 {
 			p.compactRegion(lo, hi, full)
 		}
+		blocks := 0
+		for _, ws := range p.ws {
+			blocks += ws.flushed[j]
+		}
 		lead.ptrs[j].wr.Store(uint64(lo)<<32 | uint64(lo+full))
 		lead.ptrs[j].reading.Store(0)
+		lead.ptrs[j].limit = uint32(lo + blocks)
 	}
 }
 
@@ -319,10 +372,9 @@ func (p *partitionStep[E]) compactRegion(lo, hi, full int) {
 
 // run does the partition step: classify fills one stripe's workspace
 // (called once per stripe, in parallel if there are several), then
-// regions, permutation and cleanup follow. It reports whether the step
-// completed; if the sort failed, in this step or elsewhere, data holds a
-// permutation of what it held.
-func (p *partitionStep[E]) run(w *core.Worker, classify func(w *core.Worker, ws *workspace[E])) bool {
+// regions, permutation and cleanup follow. It reports how the step ended;
+// unless it is stepDone, data holds a permutation of what it held.
+func (p *partitionStep[E]) run(w *core.Worker, classify func(w *core.Worker, ws *workspace[E])) stepResult {
 	p.setupStripes()
 	t := len(p.ws)
 	if t == 1 {
@@ -338,7 +390,7 @@ func (p *partitionStep[E]) run(w *core.Worker, classify func(w *core.Worker, ws 
 	}
 	if p.fail.failed.Load() {
 		p.restoreStripes()
-		return false
+		return stepFailed
 	}
 	p.setupRegions()
 	if t == 1 {
@@ -348,10 +400,19 @@ func (p *partitionStep[E]) run(w *core.Worker, classify func(w *core.Worker, ws 
 	}
 	if p.fail.failed.Load() {
 		p.recoverPermutation()
-		return false
+		return stepFailed
+	}
+	if p.inconsistent.Load() {
+		p.recoverPermutation()
+		return stepInconsistent
 	}
 	p.cleanup()
-	return true
+	return stepDone
+}
+
+// stopped reports whether permutation tasks must not take another block.
+func (p *partitionStep[E]) stopped() bool {
+	return p.fail.failed.Load() || p.inconsistent.Load()
 }
 
 // permuteBlocksPerPoll is how many blocks a permutation task moves between
@@ -359,7 +420,8 @@ func (p *partitionStep[E]) run(w *core.Worker, classify func(w *core.Worker, ws 
 const permuteBlocksPerPoll = 64
 
 // permute runs the block permutation as task s of t. It stops before
-// taking another block once the sort has failed; a panic in bucketOf
+// taking another block once the sort has failed or the step is
+// inconsistent; a panic in bucketOf, or a claim past a region's limit,
 // leaves the task's block in its swap buffer (ws.held).
 func (p *partitionStep[E]) permute(w *core.Worker, s int) {
 	ws, lead := p.ws[s], p.ws[0]
@@ -373,7 +435,7 @@ func (p *partitionStep[E]) permute(w *core.Worker, s int) {
 			j -= k
 		}
 		bp := &lead.ptrs[j]
-		for !p.fail.failed.Load() {
+		for !p.stopped() {
 			bp.reading.Add(1)
 			slot := bp.claimRead()
 			if slot < 0 {
@@ -387,7 +449,13 @@ func (p *partitionStep[E]) permute(w *core.Worker, s int) {
 			for {
 				blk := ws.swapBlock(held, b)
 				dp := &lead.ptrs[p.bucketOf(blk[0])]
-				slot, unplaced := dp.claimWrite()
+				slot, unplaced, ok := dp.claimWrite()
+				if !ok {
+					// bucketOf disagrees with the counts: keep the block
+					// in the swap buffer (ws.held) and stop.
+					p.inconsistent.Store(true)
+					return
+				}
 				at := data[slot*b : min(slot*b+b, len(data))]
 				if unplaced {
 					// Swap: take the unplaced block out, put ours in.
@@ -481,42 +549,39 @@ func (f *fillTarget[E]) put(src []E) {
 	}
 }
 
-// recoverPermutation, after a failed permutation (every task returned),
-// writes the held, overflow and buffered elements into the free slots.
-// Region j's slots [lo, max(w, r)) hold elements (placed before w,
-// unplaced from w to r), the rest are free, and so is the in-range part of
-// a slot past the range's end whose block went to the overflow block.
+// recoverPermutation, after a failed or inconsistent permutation (every
+// task returned), writes the held, overflow and buffered elements into the
+// free slots. Region j's slots [lo, max(w, r)) hold elements (placed before
+// w, unplaced from w to r), where w is the write pointer capped at limit
+// (placedEnd: a claim past it wrote nothing); the rest are free, and so is
+// the in-range part of a slot past the range's end whose block went to the
+// overflow block.
 func (p *partitionStep[E]) recoverPermutation() {
 	lead, b, k, n := p.ws[0], p.b, p.k, len(p.data)
 	var free [][2]int
+	var loose [][]E
 	for j := range k {
 		lo, hi := p.roundUp(lead.starts[j])/b, p.roundUp(lead.starts[j+1])/b
 		if lo == hi {
-			continue
+			continue // no slot: an empty region, even one at the range's end
 		}
-		v := lead.ptrs[j].wr.Load()
-		occ := max(int(v>>32), int(uint32(v)))
+		occ := max(lead.ptrs[j].placedEnd(), int(uint32(lead.ptrs[j].wr.Load())))
 		if hi*b > n && occ == hi {
 			// The last slot was written, to the overflow block: it never
 			// holds a full block, so only a write moves w (or r) there.
 			occ--
 			free = append(free, [2]int{occ * b, n})
+			loose = append(loose, lead.overflowBlock(b))
 			continue
 		}
 		free = append(free, [2]int{occ * b, min(hi*b, n)})
 	}
-	var loose [][]E
 	for _, ws := range p.ws {
 		if ws.held >= 0 {
 			loose = append(loose, ws.swapBlock(ws.held, b))
 		}
 		for j := range k {
 			loose = append(loose, ws.bucketBuf(j, b)[:ws.fill[j]])
-		}
-	}
-	for j := range k {
-		if int(lead.ptrs[j].wr.Load()>>32)*b > n {
-			loose = append(loose, lead.overflowBlock(b)) // the slot past the end was written
 		}
 	}
 	iv := 0

@@ -247,6 +247,9 @@ func radixRange[K radixKey](w *core.Worker, rc *radixCtx[K], data []K, d int) {
 	for s := range p.ws {
 		p.ws[s] = rc.scratch.get()
 	}
+	// A digit is a function of the key alone, so the permutation always
+	// agrees with the counts, and the radix sort calls no user code: the
+	// step cannot end but done.
 	p.run(w, func(w *core.Worker, ws *workspace[K]) {
 		classifyDigits(w, ws, data, rc.b, shift, fx)
 	})

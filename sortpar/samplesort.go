@@ -270,10 +270,11 @@ func (c *ssCtx[E]) sortRange(w *core.Worker, data []E, bad int) {
 	}()
 	var starts [maxBuckets + 1]int
 	var equal bool
+	res := stepFailed
 	if ok {
 		p.k = cl.buckets()
 		p.bucketOf = cl.bucket
-		ok = p.run(w, func(w *core.Worker, ws *workspace[E]) {
+		res = p.run(w, func(w *core.Worker, ws *workspace[E]) {
 			classifyTree(w, ws, data, c.b, cl)
 		})
 		starts, equal = lead.starts, cl.equal
@@ -282,7 +283,15 @@ func (c *ssCtx[E]) sortRange(w *core.Worker, data []E, bad int) {
 	for _, ws := range p.ws {
 		c.scratch.put(ws)
 	}
-	if !ok {
+	switch res {
+	case stepFailed:
+		return
+	case stepInconsistent:
+		// cmp is not a strict weak ordering: the range holds its elements
+		// in no useful order. slices.SortFunc sorts it as well as such a
+		// cmp allows, and never loses an element.
+		w.Poll()
+		c.leafSort(data)
 		return
 	}
 	largest := 0

@@ -22,15 +22,17 @@ func Compact[S ~[]E, E comparable](s S, opts ...par.Option) S {
 	if len(s) < c.cutoff || c.pool.Workers() == 1 {
 		return packSerial(s, pack.Changes[E]{})
 	}
-	return s[:packInPlace(s, c, pack.Changes[E]{})]
+	return s[:packInPlace(s, c, pack.Changes[E]{}, pack.InPlace[E])]
 }
 
 // CompactFunc is Compact with eq telling which elements are equal, like
 // slices.CompactFunc: of each run of elements where eq(s[i], s[i-1]) holds
 // for every neighbour pair, the first is kept. eq is called once for each
 // pair of neighbours, as eq(s[i], s[i-1]) on the original elements, from
-// several workers at once; if it panics, the panic reaches the caller and s
-// holds a mix of its old elements and of moved ones.
+// several workers at once, so the result is what eq's answers ask for even
+// if eq is not an equivalence. If eq panics, the panic reaches the caller
+// and s holds a permutation of its elements: CompactFunc moves elements only
+// by swapping them until every call of eq has returned.
 func CompactFunc[S ~[]E, E any](s S, eq func(a, b E) bool, opts ...par.Option) S {
 	if eq == nil {
 		panic("sortpar: CompactFunc with a nil eq")
@@ -39,7 +41,7 @@ func CompactFunc[S ~[]E, E any](s S, eq func(a, b E) bool, opts ...par.Option) S
 	if len(s) < c.cutoff || c.pool.Workers() == 1 {
 		return packSerial(s, pack.Runs[E]{Eq: eq})
 	}
-	return s[:packInPlace(s, c, pack.Runs[E]{Eq: eq})]
+	return s[:packInPlace(s, c, pack.Runs[E]{Eq: eq}, pack.InPlacePermuting[E])]
 }
 
 // packSerial packs s as one block on the calling goroutine and zeroes the
@@ -54,10 +56,11 @@ func packSerial[S ~[]E, E any](s S, p pack.Packer[E]) S {
 	return s[:k]
 }
 
-// packInPlace packs s in place with pack.InPlace on c's pool.
-func packInPlace[E any](s []E, c config, p pack.Packer[E]) int {
+// packInPlace packs s in place with inPlace (pack.InPlace or
+// pack.InPlacePermuting) on c's pool.
+func packInPlace[E any](s []E, c config, p pack.Packer[E], inPlace func([]E, pack.Packer[E], pack.Runner) int) int {
 	return core.Run(c.pool, func(w *core.Worker) int {
-		return pack.InPlace(s, p, func(n int, body func(lo, hi int)) {
+		return inPlace(s, p, func(n int, body func(lo, hi int)) {
 			k := chunks(n, 1, c.pool.Workers())
 			parFor(w, k, func(_ *core.Worker, i int) {
 				lo, hi := chunkBounds(n, k, i)

@@ -128,6 +128,18 @@
 // aside (in bucket buffers or swap blocks) back into the free places of
 // the slice before the panic is raised again.
 //
+// A cmp that is not a strict weak ordering (one that answers at random,
+// changes its answers between calls, or compares floats with < where NaNs
+// occur) gets what package slices gives it: the call returns with the
+// slice a permutation of its input, in an unspecified order. Nothing is
+// lost or duplicated and no index leaves its range, whatever cmp answers:
+// the block permutation of the samplesort never moves more blocks into a
+// bucket than its classification counted there (a range whose second
+// classification disagrees with the first is put back and sorted by
+// slices.SortFunc), the mergesort and the merges cut their runs once and
+// hand each piece both its inputs, and CompactFunc calls eq once per pair
+// and moves elements only by swapping them until eq's last call.
+//
 // # Cutoffs
 //
 // The default thresholds were measured on a 2-core machine against package

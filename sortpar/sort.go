@@ -187,8 +187,13 @@ func IsSortedFunc[S ~[]E, E any](x S, cmp func(a, b E) int, opts ...par.Option) 
 }
 
 // sortFunc is SortFunc after option handling.
+//
+// On a pool of one worker the sort is slices.SortFunc itself: a sequential
+// samplesort saves branch mispredictions that the call of cmp costs back,
+// and pdqsort is already adaptive to sorted, reversed and few-valued
+// inputs, so the samplesort only ever matched it there.
 func sortFunc[E any](x []E, cmp func(a, b E) int, c *config) {
-	if len(x) < c.cutoff {
+	if len(x) < c.cutoff || c.pool.Workers() == 1 {
 		slices.SortFunc(x, cmp)
 		return
 	}

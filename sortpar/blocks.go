@@ -19,9 +19,10 @@ import (
 //  1. Classification (the t stripes in parallel). Each stripe, a run of
 //     whole blocks of the range, reads its elements in order into one
 //     buffer block per bucket. A full buffer is written back as a block to
-//     the stripe's front, over elements already read. A stripe ends as
-//     full blocks, each of one bucket, followed by free space; the
-//     elements of its partly filled buffers are not in the range.
+//     the stripe's front, over elements already read, and the block's
+//     bucket is written to its slot's label. A stripe ends as full blocks,
+//     each of one bucket, followed by free space; the elements of its
+//     partly filled buffers are not in the range.
 //  2. Bucket regions. The counts give bucket j its place [S_j, S_j+1) in
 //     the result; region j is the run of blocks from S_j rounded up to the
 //     block size to S_j+1 rounded up, so regions tile the range and bucket
@@ -32,7 +33,7 @@ import (
 //     pointer w (blocks before it hold blocks of its own bucket) and a read
 //     pointer r (blocks in [w, r) are full and still unplaced; from r on
 //     they are free). A task takes a block from some region's read end,
-//     finds its bucket from its first element, and claims that region's
+//     finds its bucket in the slot's label, and claims that region's
 //     write slot: if the slot is unplaced, the two blocks are swapped and
 //     the task goes on with the one it took out; if the slot is free, the
 //     block is written there and the task takes the next block. The last
@@ -60,19 +61,20 @@ import (
 // short. Everything written before the permutation (by classification and
 // region setup) is ordered before it by the Join that ends those phases.
 //
-// Classification disagreements. The permutation finds a block's bucket by
-// classifying the block's first element again; the counts of phase 2 come
-// from phase 1's classification. A consistent bucket function names the same
-// bucket both times, but a user's cmp may not be consistent (it answers at
-// random, or a float field holds NaN, or another goroutine changes a field).
-// Each region therefore knows how many full blocks its bucket has (limit),
-// and a writer whose claim reaches past it writes nothing: the step is
-// inconsistent, tasks stop as after a panic, the elements are put back as
-// after a failed permutation, and the caller sorts the range some other way
-// (the samplesort hands it to slices.SortFunc). No region ever takes more
-// blocks than it counted, so no write leaves the range or lands on a slot
-// not its own, and no element is lost or duplicated, whatever the bucket
-// function answers.
+// Labels. Each element is classified once, in phase 1: the permutation
+// reads a block's bucket from its label (a byte per block slot, written
+// when the block is written back and moved with it by the region setup),
+// never from its elements. So the blocks each region receives are exactly
+// the blocks phase 1 counted for its bucket, whatever the classification
+// answers: a user's cmp that is not consistent (it answers at random, a
+// float field holds NaN, another goroutine changes a field) cannot make the
+// counts and the permutation disagree, which would move a region's writes
+// into the next region or past the range and lose elements. Labels are
+// written only before the permutation (ordered before it by the Join that
+// starts it) and only read during it, by the task that claimed the slot.
+// As a second line, each region knows the slot past its bucket's last block
+// (limit) and a claim there writes nothing and panics as an internal error,
+// which the failure path below turns into a permutation.
 //
 // Panics. The bucket function of the samplesort calls the user's cmp,
 // which may panic in classification or permutation. Every task recovers
@@ -137,9 +139,8 @@ func (p *bucketPtrs) claimRead() int {
 // claimWrite takes the slot at the write pointer and reports its index and
 // whether it holds an unplaced block (to be swapped out) rather than free
 // space. ok is false if the region has already taken every block of its
-// bucket: the bucket function named this bucket for more blocks than the
-// classification counted, and the caller must write nothing (the slot may be
-// another region's, or past the range).
+// bucket, which labels rule out: the caller must write nothing (the slot may
+// be another region's, or past the range).
 func (p *bucketPtrs) claimWrite() (slot int, unplaced, ok bool) {
 	v := p.wr.Add(1 << 32) // pairs with the readers' CompareAndSwap
 	w, r := uint32(v>>32)-1, uint32(v)
@@ -178,6 +179,13 @@ type workspace[E any] struct {
 	flushed [maxBuckets]int // blocks written back, per bucket
 	held    int             // permutation: the swap block holding a block (0, 1) or -1
 	cl      *classifier[E]  // the samplesort's tree, made once per workspace
+	// labels is the step's label array (partitionStep.labels), for the
+	// stripe's classification to write the bucket of each block it
+	// writes back: labels[i] for the block at data[i*b:].
+	labels []uint8
+	// labelBuf is the label array a step led by this workspace uses,
+	// kept for the next step it leads.
+	labelBuf []uint8
 
 	// Leader state (the workspace of stripe 0), for the whole step.
 	starts [maxBuckets + 1]int
@@ -243,37 +251,28 @@ type partitionStep[E any] struct {
 	data []E
 	k, b int
 	ws   []*workspace[E]
-	// bucketOf returns the bucket of e: for the permutation, one call per
-	// block. It may panic (the samplesort's cmp), and it may name another
-	// bucket than the classification did (an inconsistent cmp).
-	bucketOf func(e E) int
-	fail     *failure
-	// inconsistent is set by a permutation task that found bucketOf
-	// disagreeing with the counts; tasks Load it to stop early. The Join
-	// that ends the permutation orders every Store before run's Load.
-	inconsistent atomic.Bool
+	// labels holds the bucket of the block in each block slot of data
+	// (see Labels above), in the lead workspace's labelBuf.
+	labels []uint8
+	fail   *failure
 }
 
-// stepResult is how a partition step ended.
-type stepResult int
-
-const (
-	// stepDone: the range is partitioned into the buckets of the counts.
-	stepDone stepResult = iota
-	// stepFailed: the sort failed (a panic, here or in another task); the
-	// range holds a permutation of what it held.
-	stepFailed
-	// stepInconsistent: the bucket function disagreed with itself; the
-	// range holds a permutation of what it held, in no useful order.
-	stepInconsistent
-)
+// errLabelsDisagree is the internal error a claim past a region's limit
+// panics with.
+const errLabelsDisagree = "sortpar: internal error: a block permutation found more blocks for a bucket than its labels counted"
 
 // setupStripes cuts data into len(ws) stripes of whole blocks and resets
 // their state.
 func (p *partitionStep[E]) setupStripes() {
 	n, b, t := len(p.data), p.b, len(p.ws)
 	blocks := n / b
+	lead := p.ws[0]
+	if cap(lead.labelBuf) < blocks {
+		lead.labelBuf = make([]uint8, blocks)
+	}
+	p.labels = lead.labelBuf[:blocks]
 	for s, ws := range p.ws {
+		ws.labels = p.labels
 		ws.lo = int(int64(s) * int64(blocks) / int64(t) * int64(b))
 		ws.hi = int(int64(s+1) * int64(blocks) / int64(t) * int64(b))
 		if s == t-1 {
@@ -365,16 +364,18 @@ func (p *partitionStep[E]) compactRegion(lo, hi, full int) {
 			return // as many free slots before mid as full ones after it
 		}
 		copy(p.data[e*b:e*b+b], p.data[f*b:f*b+b])
+		p.labels[e] = p.labels[f]
 		e++
 		f++
 	}
 }
 
-// run does the partition step: classify fills one stripe's workspace
-// (called once per stripe, in parallel if there are several), then
-// regions, permutation and cleanup follow. It reports how the step ended;
-// unless it is stepDone, data holds a permutation of what it held.
-func (p *partitionStep[E]) run(w *core.Worker, classify func(w *core.Worker, ws *workspace[E])) stepResult {
+// run does the partition step: classify fills one stripe's workspace and
+// labels (called once per stripe, in parallel if there are several), then
+// regions, permutation and cleanup follow. It reports whether the step
+// completed; if the sort failed, in this step or elsewhere, data holds a
+// permutation of what it held.
+func (p *partitionStep[E]) run(w *core.Worker, classify func(w *core.Worker, ws *workspace[E])) bool {
 	p.setupStripes()
 	t := len(p.ws)
 	if t == 1 {
@@ -390,7 +391,7 @@ func (p *partitionStep[E]) run(w *core.Worker, classify func(w *core.Worker, ws 
 	}
 	if p.fail.failed.Load() {
 		p.restoreStripes()
-		return stepFailed
+		return false
 	}
 	p.setupRegions()
 	if t == 1 {
@@ -400,29 +401,20 @@ func (p *partitionStep[E]) run(w *core.Worker, classify func(w *core.Worker, ws 
 	}
 	if p.fail.failed.Load() {
 		p.recoverPermutation()
-		return stepFailed
-	}
-	if p.inconsistent.Load() {
-		p.recoverPermutation()
-		return stepInconsistent
+		return false
 	}
 	p.cleanup()
-	return stepDone
-}
-
-// stopped reports whether permutation tasks must not take another block.
-func (p *partitionStep[E]) stopped() bool {
-	return p.fail.failed.Load() || p.inconsistent.Load()
+	return true
 }
 
 // permuteBlocksPerPoll is how many blocks a permutation task moves between
 // poll points.
 const permuteBlocksPerPoll = 64
 
-// permute runs the block permutation as task s of t. It stops before
-// taking another block once the sort has failed or the step is
-// inconsistent; a panic in bucketOf, or a claim past a region's limit,
-// leaves the task's block in its swap buffer (ws.held).
+// permute runs the block permutation as task s of t. It calls no user
+// code. It stops before taking another block once the sort has failed; a
+// claim past a region's limit (an internal error) panics with the task's
+// block in its swap buffer (ws.held).
 func (p *partitionStep[E]) permute(w *core.Worker, s int) {
 	ws, lead := p.ws[s], p.ws[0]
 	data, b, k, t := p.data, p.b, p.k, len(p.ws)
@@ -435,7 +427,7 @@ func (p *partitionStep[E]) permute(w *core.Worker, s int) {
 			j -= k
 		}
 		bp := &lead.ptrs[j]
-		for !p.stopped() {
+		for !p.fail.failed.Load() {
 			bp.reading.Add(1)
 			slot := bp.claimRead()
 			if slot < 0 {
@@ -443,18 +435,16 @@ func (p *partitionStep[E]) permute(w *core.Worker, s int) {
 				break
 			}
 			held := 0
+			label := p.labels[slot] // the block's bucket: no one writes labels now
 			copy(ws.swapBlock(0, b), data[slot*b:slot*b+b])
 			ws.held = 0
 			bp.reading.Add(-1) // the copy is done; pairs with waitReaders
 			for {
 				blk := ws.swapBlock(held, b)
-				dp := &lead.ptrs[p.bucketOf(blk[0])]
+				dp := &lead.ptrs[label]
 				slot, unplaced, ok := dp.claimWrite()
 				if !ok {
-					// bucketOf disagrees with the counts: keep the block
-					// in the swap buffer (ws.held) and stop.
-					p.inconsistent.Store(true)
-					return
+					panic(errLabelsDisagree) // the block stays in ws.held
 				}
 				at := data[slot*b : min(slot*b+b, len(data))]
 				if unplaced {
@@ -462,6 +452,7 @@ func (p *partitionStep[E]) permute(w *core.Worker, s int) {
 					other := ws.swapBlock(1-held, b)
 					copy(other, at)
 					copy(at, blk)
+					label = p.labels[slot] // the slot is ours: its label is the unplaced block's
 					held = 1 - held
 					ws.held = held
 					continue
@@ -549,8 +540,8 @@ func (f *fillTarget[E]) put(src []E) {
 	}
 }
 
-// recoverPermutation, after a failed or inconsistent permutation (every
-// task returned), writes the held, overflow and buffered elements into the
+// recoverPermutation, after a failed permutation (every task returned),
+// writes the held, overflow and buffered elements into the
 // free slots. Region j's slots [lo, max(w, r)) hold elements (placed before
 // w, unplaced from w to r), where w is the write pointer capped at limit
 // (placedEnd: a claim past it wrote nothing); the rest are free, and so is

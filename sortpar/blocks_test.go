@@ -37,7 +37,7 @@ func TestPartitionStep(t *testing.T) {
 						in := slices.Clone(x)
 						bucket := func(v int) int { return v % k }
 						sc := newScratch[int](b)
-						p := &partitionStep[int]{data: x, k: k, b: b, ws: make([]*workspace[int], stripes), bucketOf: bucket, fail: new(failure)}
+						p := &partitionStep[int]{data: x, k: k, b: b, ws: make([]*workspace[int], stripes), fail: new(failure)}
 						for s := range p.ws {
 							p.ws[s] = sc.get()
 						}
@@ -80,6 +80,7 @@ func classifyFunc[E any](ws *workspace[E], data []E, b int, bucket func(E) int) 
 		ws.fill[j]++
 		if ws.fill[j] == b {
 			copy(data[write:write+b], ws.bucketBuf(j, b))
+			ws.labels[write/b] = uint8(j)
 			write += b
 			ws.flushed[j]++
 			ws.fill[j] = 0

@@ -68,15 +68,15 @@
 // pointers per bucket), and a cleanup moves the buffered elements and the
 // ends of blocks that stick out of their bucket. Only block-sized copies
 // and whole-block swaps move data, and no step needs memory that grows
-// with the range.
+// with the range but the blocks' labels, a byte per block.
 //
 // # Memory
 //
 //   - Sort (integers, floats, strings) and SortFunc work in place: besides
 //     the slice, a sort allocates workspaces of 256 blocks of 2 KiB, three
 //     blocks more and some bookkeeping (about 0.5 MiB), roughly one per
-//     worker, reused for the whole sort, whatever the slice's length:
-//     sorting 10^8 int64 allocates about 1.2 MiB on one worker and 1.8 MiB
+//     worker, reused for the whole sort, and a label byte per 2 KiB block
+//     of the slice (0.05 % of it): sorting 10^8 int64 allocates about 1.2 MiB on one worker and 1.8 MiB
 //     on two, 0.15 % and 0.22 % of the 800 MB slice. The samplesort also
 //     keeps its sample and 255 splitters per workspace. Integers and
 //     floats short enough for one workspace are sorted with a second array
@@ -133,12 +133,12 @@
 // occur) gets what package slices gives it: the call returns with the
 // slice a permutation of its input, in an unspecified order. Nothing is
 // lost or duplicated and no index leaves its range, whatever cmp answers:
-// the block permutation of the samplesort never moves more blocks into a
-// bucket than its classification counted there (a range whose second
-// classification disagrees with the first is put back and sorted by
-// slices.SortFunc), the mergesort and the merges cut their runs once and
-// hand each piece both its inputs, and CompactFunc calls eq once per pair
-// and moves elements only by swapping them until eq's last call.
+// the samplesort classifies each element once per partition and its block
+// permutation moves blocks by the labels that classification wrote, so
+// every bucket receives exactly the blocks it counted; the mergesort and
+// the merges cut their runs once and hand each piece both its inputs; and
+// CompactFunc calls eq once per pair and moves elements only by swapping
+// them until eq's last call.
 //
 // # Cutoffs
 //

@@ -237,19 +237,15 @@ func radixRange[K radixKey](w *core.Worker, rc *radixCtx[K], data []K, d int) {
 	}
 	t := max(1, min(rc.workers, n/rc.stripe))
 	p := &partitionStep[K]{
-		data:     data,
-		k:        maxBuckets,
-		b:        rc.b,
-		ws:       make([]*workspace[K], t),
-		bucketOf: func(v K) int { return int(uint8(v>>shift) ^ fx) },
-		fail:     &rc.fail,
+		data: data,
+		k:    maxBuckets,
+		b:    rc.b,
+		ws:   make([]*workspace[K], t),
+		fail: &rc.fail,
 	}
 	for s := range p.ws {
 		p.ws[s] = rc.scratch.get()
 	}
-	// A digit is a function of the key alone, so the permutation always
-	// agrees with the counts, and the radix sort calls no user code: the
-	// step cannot end but done.
 	p.run(w, func(w *core.Worker, ws *workspace[K]) {
 		classifyDigits(w, ws, data, rc.b, shift, fx)
 	})
@@ -285,6 +281,7 @@ func classifyDigits[K radixKey](w *core.Worker, ws *workspace[K], data []K, b in
 			if f&(b-1) == 0 { // full (b is a power of two): write it back over elements already read
 				f -= b
 				copy(data[write:write+b], buf[f:f+b])
+				ws.labels[write/b] = j
 				write += b
 				ws.flushed[j]++
 			}

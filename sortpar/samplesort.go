@@ -189,6 +189,7 @@ func classifyTree[E any](w *core.Worker, ws *workspace[E], data []E, b int, cl *
 			return
 		}
 		copy(data[write:write+b], buf[j<<logb:j<<logb+b])
+		ws.labels[write>>logb] = uint8(j) // at most maxBuckets buckets
 		write += b
 		ws.full++
 		ws.flushed[j]++
@@ -270,11 +271,9 @@ func (c *ssCtx[E]) sortRange(w *core.Worker, data []E, bad int) {
 	}()
 	var starts [maxBuckets + 1]int
 	var equal bool
-	res := stepFailed
 	if ok {
 		p.k = cl.buckets()
-		p.bucketOf = cl.bucket
-		res = p.run(w, func(w *core.Worker, ws *workspace[E]) {
+		ok = p.run(w, func(w *core.Worker, ws *workspace[E]) {
 			classifyTree(w, ws, data, c.b, cl)
 		})
 		starts, equal = lead.starts, cl.equal
@@ -283,15 +282,7 @@ func (c *ssCtx[E]) sortRange(w *core.Worker, data []E, bad int) {
 	for _, ws := range p.ws {
 		c.scratch.put(ws)
 	}
-	switch res {
-	case stepFailed:
-		return
-	case stepInconsistent:
-		// cmp is not a strict weak ordering: the range holds its elements
-		// in no useful order. slices.SortFunc sorts it as well as such a
-		// cmp allows, and never loses an element.
-		w.Poll()
-		c.leafSort(data)
+	if !ok {
 		return
 	}
 	largest := 0

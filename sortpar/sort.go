@@ -101,7 +101,7 @@ func newConfig(call string, opts []par.Option) config {
 // Sort sorts x in ascending order, like slices.Sort, in parallel.
 // Integer and floating-point slices are radix sorted; other ordered types
 // (strings) are samplesorted. Both work in place: besides x, a sort uses
-// about 0.5 MiB per worker, whatever the length of x. When sorting floats,
+// about 0.5 MiB per worker and a byte per 2 KiB of x. When sorting floats,
 // NaNs are ordered before other values, exactly as slices.Sort does; the
 // sort is not stable. It takes the options par.WithPool and par.Grain (the
 // cutoff).
@@ -116,7 +116,7 @@ func Sort[S ~[]E, E cmp.Ordered](x S, opts ...par.Option) {
 
 // SortFunc sorts x in ascending order as determined by cmp, like
 // slices.SortFunc, with an in-place parallel samplesort: besides x it uses
-// about 0.5 MiB per worker, whatever the length of x. cmp must be a strict
+// about 0.5 MiB per worker and a byte per 2 KiB of x. cmp must be a strict
 // weak ordering and safe to call from several goroutines at once. The sort
 // is not stable. If cmp panics, the panic reaches the caller and x
 // holds a permutation of its elements. It takes Sort's options.

@@ -46,6 +46,10 @@ type Pool struct {
 	quit    atomic.Bool // set by Close after the last run: workers exit; written under growMu
 
 	exited sync.WaitGroup // worker goroutines still running
+	// goroutines counts the worker goroutines running now, spares
+	// included: started (startWorker, revive) less ended (keep-alive,
+	// Close). For tests and Stats.
+	goroutines atomic.Int32
 
 	// growMu serialises creating workers and publishing rosters.
 	growMu    sync.Mutex

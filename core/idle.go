@@ -169,11 +169,11 @@ func (w *Worker) stopSearching() {
 // wait blocks w, idle for the reason why (see waitReason), on the latch l
 // if why is forWork or forLatch and w waits on one. It reports quit for
 // forLimit and forActivation when the pool is quitting instead: w must exit.
-// It also reports quit, with w.expired set, when w waited without a latch
-// for the pool's keep-alive and its goroutine must end (keepalive.go).
+// It reports quit and expired when w waited without a latch for the
+// pool's keep-alive and its goroutine must end (keepalive.go).
 // w is not counted as searching when it calls wait, and is when it returns
 // from a waker's hand-off (woken).
-func (w *Worker) wait(why waitReason, l latch) (quit bool) {
+func (w *Worker) wait(why waitReason, l latch) (quit, expired bool) {
 	p := w.pool
 	if why == forWork && l == nil && w.claim.Load() != nil {
 		why = forPlace // the idle loop of a worker whose place a guest claimed
@@ -190,7 +190,7 @@ func (w *Worker) wait(why waitReason, l latch) (quit bool) {
 // waitIdle is wait after enterIdle: it blocks until what why waits for
 // happens. woke says a wake-up came already: the goroutine that revives a
 // worker whose keep-alive expired (keepalive.go) carries on from there.
-func (w *Worker) waitIdle(why waitReason, l latch, woke bool) (quit bool) {
+func (w *Worker) waitIdle(why waitReason, l latch, woke bool) (quit, expired bool) {
 	p := w.pool
 	slept := woke
 	// The first look is the last check after announcing (pairs with
@@ -198,12 +198,12 @@ func (w *Worker) waitIdle(why waitReason, l latch, woke bool) (quit bool) {
 	// written before its waker signals).
 	for woke || w.mustWait(why, l) {
 		if !woke && w.waitWake(why, l) {
-			return true // expired: the goroutine ends, w stays where it waits
+			return true, true // the goroutine ends, w stays where it waits
 		}
 		woke, slept = false, true
 		for w.staleWhileLent(l) {
 			if w.waitWake(why, l) {
-				return true
+				return true, true
 			}
 		}
 		if why != forLimit && why != forActivation {
@@ -214,13 +214,13 @@ func (w *Worker) waitIdle(why waitReason, l latch, woke bool) (quit bool) {
 		w.stats.sleeps.Add(1)
 	}
 	if why == forActivation && p.quit.Load() && w.idleState() == retired {
-		return true // never activated again: the pool is gone
+		return true, false // never activated again: the pool is gone
 	}
 	p.leaveIdle(w)
 	if slept && l != nil {
 		l.withdraw(w)
 	}
-	return why == forLimit && p.quit.Load()
+	return why == forLimit && p.quit.Load(), false
 }
 
 // staleWhileLent reports whether w, woken while a guest holds its place,

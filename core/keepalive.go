@@ -97,8 +97,7 @@ func (w *Worker) keepAliveTimer(d time.Duration) *time.Timer {
 }
 
 // expire ends w's goroutine unless a wake token is pending: it reports
-// whether the goroutine must return (w.expired is then set), having taken
-// the token otherwise.
+// whether the goroutine must return, having taken the token otherwise.
 func (w *Worker) expire(why waitReason) bool {
 	forget(w) // before gone: the next goroutine's entry is not removed by this one's exit
 	w.life.mu.Lock()
@@ -110,10 +109,11 @@ func (w *Worker) expire(why waitReason) bool {
 	default:
 	}
 	w.life.why = why
+	w.pool.goroutines.Add(-1)
 	w.life.gone = true // stands for the token from now on: signal revives w
 	w.life.mu.Unlock()
-	w.expired = true
-	w.pool.goroutines.Add(-1)
+	// Subtle: from here on a waker may start w's next goroutine, so this
+	// one writes nothing of w until it has returned.
 	return true
 }
 
@@ -130,6 +130,7 @@ func (p *Pool) revive(w *Worker) {
 	p.exited.Add(1)
 	p.goroutines.Add(1)
 	p.growMu.Unlock()
+	p.revivals.Add(1)
 	go w.resume()
 }
 

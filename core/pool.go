@@ -50,6 +50,7 @@ type Pool struct {
 	// included: started (startWorker, revive) less ended (keep-alive,
 	// Close). For tests and Stats.
 	goroutines atomic.Int32
+	revivals   atomic.Uint64 // goroutines started again after a keep-alive ran out (revive); for tests
 
 	// growMu serialises creating workers and publishing rosters.
 	growMu    sync.Mutex

@@ -52,11 +52,8 @@ type Worker struct {
 	inRoot   bool // running a root taken at a poll point (poll.go); owner only
 
 	// life is the hand-over between a goroutine that ends after the
-	// pool's keep-alive and the waker that starts the next (keepalive.go);
-	// expired is set by the ending goroutine for its deferred exit (owner
-	// only).
-	life    lifeState
-	expired bool
+	// pool's keep-alive and the waker that starts the next (keepalive.go).
+	life lifeState
 
 	// labels are the pprof labels of the task running on w, and the
 	// marks that tell thieves those of each frame (labels.go).
@@ -113,10 +110,9 @@ func (w *Worker) publish() {
 // keepalive.go) first carries on with the wait its predecessor left.
 func (w *Worker) loop(revived bool) {
 	p := w.pool
-	quitting := false
+	quitting, expired := false, false
 	defer func() {
-		if w.expired { // the keep-alive ran out: expire left the goroutine table
-			w.expired = false
+		if expired { // the keep-alive ran out: expire left the goroutine table, and w may run on a new goroutine already
 			p.exited.Done()
 			return
 		}
@@ -143,7 +139,7 @@ func (w *Worker) loop(revived bool) {
 		}()
 	}()
 	if revived {
-		if quitting = w.waitIdle(w.life.why, nil, true); quitting {
+		if quitting, expired = w.waitIdle(w.life.why, nil, true); quitting {
 			return
 		}
 	} else {
@@ -154,14 +150,14 @@ func (w *Worker) loop(revived bool) {
 		case w.spare && !w.searching && w.shouldRetire():
 			// More spares run than workers block: this one goes.
 			w.flushDone()
-			if quitting = w.wait(forActivation, nil); quitting {
+			if quitting, expired = w.wait(forActivation, nil); quitting {
 				return
 			}
 			continue
 		case !w.spare && w.limited() && !w.inbox.ready():
 			w.flushDone()
 			w.stopSearching()
-			if quitting = w.wait(forLimit, nil); quitting {
+			if quitting, expired = w.wait(forLimit, nil); quitting {
 				return
 			}
 			continue
@@ -185,7 +181,7 @@ func (w *Worker) loop(revived bool) {
 		}
 		if w.spare && w.shouldRetire() {
 			// Nothing to do and more spares than blocked workers: go.
-			if quitting = w.wait(forActivation, nil); quitting {
+			if quitting, expired = w.wait(forActivation, nil); quitting {
 				return
 			}
 			continue
@@ -195,7 +191,7 @@ func (w *Worker) loop(revived bool) {
 		p.refreshLimit()
 		w.jobs.Trim() // going idle: a ring grown for a burst goes, and the outside queue's spare segments
 		p.outside.Trim()
-		if quitting = w.wait(forWork, nil); quitting {
+		if quitting, expired = w.wait(forWork, nil); quitting {
 			return // the keep-alive ran out
 		}
 	}

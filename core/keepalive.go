@@ -146,4 +146,3 @@ func (w *Worker) resume() {
 	}
 	w.loop(true)
 }
-

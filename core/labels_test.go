@@ -207,3 +207,30 @@ func TestTraceRegion(t *testing.T) {
 		t.Error("the trace names no region gofork.root")
 	}
 }
+
+// BenchmarkTaskLabels is what a root or a steal pays for labels: the
+// enterLabels and leaveLabels around a task, with the labels of the task
+// below (same) and with another root's (other).
+func BenchmarkTaskLabels(b *testing.B) {
+	var w Worker
+	a, o := new(profLabel), new(profLabel)
+	outer := w.enterLabels(a)
+	defer w.leaveLabels(outer)
+	b.Run("same", func(b *testing.B) {
+		for b.Loop() {
+			w.leaveLabels(w.enterLabels(a))
+		}
+	})
+	b.Run("other", func(b *testing.B) {
+		for b.Loop() {
+			w.leaveLabels(w.enterLabels(o))
+		}
+	})
+	b.Run("thief-lookup", func(b *testing.B) {
+		for b.Loop() {
+			sinkLabel = w.labelsAt(3)
+		}
+	})
+}
+
+var sinkLabel *profLabel

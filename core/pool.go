@@ -97,7 +97,7 @@ type Pool struct {
 }
 
 // New starts a pool with the given options (see WithWorkers, WithMaxSpares,
-// WithPolicy, WithScheduler, WithTopology, WithPinning). It panics with a
+// WithPolicy, WithScheduler, WithTopology, WithPinning, WithKeepAlive). It panics with a
 // message naming the bad value if an option is out of range.
 func New(opts ...Option) *Pool {
 	cfg := defaultConfig()
@@ -139,7 +139,9 @@ var (
 // GOMAXPROCS when it changes (go test -cpu, runtime.GOMAXPROCS, the
 // runtime's container-aware updates), from the next Run on. It is the only
 // global state in gofork with a setting: par, reduce, sortpar, linalg and
-// uts use it unless an option names another pool. It cannot be closed.
+// uts use it unless an option names another pool. It cannot be closed;
+// its workers end their goroutines after DefaultKeepAlive idle, and come
+// back on the next call.
 func Default() *Pool {
 	defaultOnce.Do(func() {
 		defaultPool = New()

@@ -3,6 +3,7 @@ package forktest
 import (
 	"bytes"
 	"context"
+	"errors"
 	"math/rand/v2"
 	"runtime/pprof"
 	"slices"
@@ -10,10 +11,15 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/google/pprof/profile"
+	"gonum.org/v1/gonum/mat"
 
+	"github.com/gofork/gofork/core"
+	"github.com/gofork/gofork/linalg"
 	"github.com/gofork/gofork/par"
+	"github.com/gofork/gofork/reduce"
 	"github.com/gofork/gofork/sortpar"
 )
 
@@ -164,4 +170,66 @@ func labelWorkC(k int) float64 {
 		x = x*0.9999999 + 0.25
 	}
 	return x
+}
+
+// goroutineLabels reads the calling goroutine's label pointer: the
+// runtime's accessor that runtime/pprof itself uses (core's labels.go).
+//
+//go:linkname goroutineLabels runtime/pprof.runtime_getProfLabel
+func goroutineLabels() unsafe.Pointer
+
+// TestLabelsAtEveryEntryPoint: the bodies of every headline call run with
+// the labels of the goroutine that called it, on whichever worker runs
+// them, with or without a context option. Cheap: no profiler.
+func TestLabelsAtEveryEntryPoint(t *testing.T) {
+	pool := core.New(core.WithWorkers(3))
+	defer pool.Close()
+	for _, opt := range []struct {
+		name string
+		opts []par.Option
+	}{
+		{"Default", nil},
+		{"WithPool", []par.Option{par.WithPool(pool)}},
+	} {
+		pprof.Do(context.Background(), pprof.Labels("req", opt.name), func(context.Context) {
+			want := goroutineLabels()
+			bad := map[string]int{}
+			var mu sync.Mutex
+			check := func(call string) {
+				if goroutineLabels() != want {
+					mu.Lock()
+					bad[call]++
+					mu.Unlock()
+				}
+			}
+			opts := append([]par.Option{par.Grain(1)}, opt.opts...)
+			par.For(0, 2000, func(int) { check("par.For") }, opts...)
+			reduce.Reduce(0, 2000, 0, func(lo, hi, acc int) int { check("reduce.Reduce"); return acc + hi - lo },
+				func(x, y int) int { return x + y }, opts...)
+			xs := make([]int, 50_000)
+			for i := range xs {
+				xs[i] = (i * 7919) % len(xs)
+			}
+			sortpar.SortFunc(xs, func(a, b int) int { check("sortpar.SortFunc"); return a - b }, opt.opts...)
+			par.ForEachSeq(slices.Values(xs[:500]), func(int) { check("par.ForEachSeq") }, opt.opts...)
+			for range par.MapSeq(slices.Values(xs[:500]), func(x int) int { check("par.MapSeq"); return x }, opt.opts...) {
+			}
+			g := par.NewGroup(opt.opts...)
+			gc, _ := par.WithContext(context.Background(), opt.opts...)
+			for range 100 {
+				g.Go(func() error { check("par.Group"); return nil })
+				gc.Go(func() error { check("par.Group with a context"); return nil })
+			}
+			if err := errors.Join(g.Wait(), gc.Wait()); err != nil {
+				t.Error(err)
+			}
+			a, b := mat.NewDense(96, 96, nil), mat.NewDense(96, 96, nil)
+			var c mat.Dense
+			linalg.Mul(&c, a, b, opt.opts...) // its kernels are not ours to instrument: it must not panic or lose labels after
+			check("after linalg.Mul")
+			for call, n := range bad {
+				t.Errorf("%s (%s): %d calls of the body ran without the caller's labels", call, opt.name, n)
+			}
+		})
+	}
 }

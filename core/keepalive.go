@@ -55,8 +55,10 @@ const DefaultKeepAlive = 10 * time.Second
 // starts a goroutine for it again when work comes, as it wakes a sleeping
 // worker, so the next call runs at full width. An idle pool then holds no
 // worker goroutine, only its governor, parked (see the package docs on
-// leak checkers). 0 keeps workers for the life of the pool. New panics if
-// d < 0.
+// leak checkers). 0 keeps workers for the life of the pool, as do the
+// Busy scheduler's workers, which never wait idle. A worker waiting inside
+// a task (for a stolen half of a Join, a Scope) keeps its goroutine. New
+// panics if d < 0.
 func WithKeepAlive(d time.Duration) Option {
 	return func(c *config) { c.keepAlive = d }
 }

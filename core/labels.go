@@ -165,3 +165,10 @@ func endTrace(r *trace.Region) {
 		r.End()
 	}
 }
+
+// runUnlabelled is the governor's goroutine: it runs with no labels, not
+// those of the caller whose root started it.
+func (g *governor) runUnlabelled() {
+	clearLabels()
+	g.run()
+}

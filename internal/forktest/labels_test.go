@@ -64,8 +64,9 @@ func TestProfileLabelsFollowCallers(t *testing.T) {
 		}},
 		{"c", 250, func() {
 			var g par.Group
-			for k := range 64 {
-				g.Go(func() error { labelWorkC(k); return nil })
+			out := make([]float64, 64)
+			for k := range out {
+				g.Go(func() error { out[k] = labelWorkC(k); return nil })
 			}
 			if err := g.Wait(); err != nil {
 				t.Error(err)

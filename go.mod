@@ -3,6 +3,7 @@ module github.com/gofork/gofork
 go 1.24.0
 
 require (
+	github.com/google/pprof v0.0.0-20260709232956-b9395ee17fa0
 	github.com/sourcegraph/conc v0.3.0
 	go.uber.org/goleak v1.3.0
 	golang.org/x/exp v0.0.0-20250620022241-b7579e27df2b

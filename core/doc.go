@@ -108,6 +108,38 @@
 // Panics in tasks are caught and re-raised in the goroutine that called Run,
 // as a *PanicError carrying the original value and the task's stack.
 //
+// # Idle pools and leak checkers
+//
+// A worker idle for the pool's keep-alive (WithKeepAlive; DefaultKeepAlive
+// for the Default pool and by default) ends its goroutine, spares
+// included, and the pool starts it again on the next call, which runs at
+// full width. An idle pool then holds one goroutine: its governor,
+// parked. A leak checker such as go.uber.org/goleak run at the end of a
+// test sees the goroutines of every pool the test used:
+//
+//   - its own pools: Close them (Close waits for every goroutine);
+//   - the Default pool, which cannot be closed: ignore its goroutines by the
+//     function they park in,
+//     goleak.IgnoreTopFunction("github.com/gofork/gofork/core.(*Worker).waitWake")
+//     and goleak.IgnoreTopFunction("github.com/gofork/gofork/core.(*governor).run"),
+//     or ignore those alive before the tests start (goleak.IgnoreCurrent
+//     after a first call). Waiting out the keep-alive removes the workers,
+//     not the governor.
+//
+// # Profiles and traces
+//
+// A task runs with the pprof labels (runtime/pprof.Do) of the goroutine
+// whose call started its root, whichever worker runs it, as a goroutine
+// runs with those of the goroutine that started it: a CPU profile blames
+// each request for the work its par.For, sort or Group did. This holds for
+// Run, RunOn, a Scope's tasks and every package built on them, with or
+// without a context. Labels set inside a task (pprof.Do around a nested
+// call) reach the roots and Scope tasks started inside; the frames Join
+// forks take those of the task's root. Workers start with no labels,
+// never those of the goroutine that started the pool, and carry none
+// between tasks. With the execution tracer on, each root is a region named
+// gofork.root in go tool trace.
+//
 // The one piece of global state with a setting is the Default pool,
 // started on first use. Beside it, a table of which goroutines are
 // workers (of any pool) lets Run and Blocking find their caller's worker.

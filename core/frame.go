@@ -35,6 +35,11 @@ type frameHeader struct {
 	// thief before it sets state to frameDone, read by the owner after.
 	panicked *PanicError
 
+	// depth is the deque depth the frame is cached at, for ever (set at
+	// allocation): a thief finds the labels of the task that pushed it by
+	// it (labelsAt).
+	depth uint32
+
 	// seq is bumped by Spawn and by Sync, so that a Spawned handle, which
 	// records it, is valid only in between: a handle synced already, or
 	// one whose frame a later spawn at the same depth reuses, no longer
@@ -97,6 +102,7 @@ func newFrame[X, R any](d *deque, i uint32) *frame[X, R] {
 	for k := range frs {
 		fr := &frs[k]
 		fr.hdr.job = fr
+		fr.hdr.depth = i + uint32(k)
 		d.cache[int(i)+k] = fr
 		d.slots[int(i)+k] = &fr.hdr // at or above head: private, so a plain store is enough (I2)
 	}

@@ -107,7 +107,7 @@ func (g *governor) start() {
 	g.samples = []metrics.Sample{{Name: metricRunning}, {Name: metricRunnable}}
 	metrics.Read(g.samples)
 	g.hasMetrics = g.samples[0].Value.Kind() == metrics.KindUint64 && g.samples[1].Value.Kind() == metrics.KindUint64
-	go g.run()
+	go g.runUnlabelled() // labels.go: not the labels of the caller whose root started it
 }
 
 // stop ends the governor goroutine and waits for it (Close).

@@ -67,7 +67,8 @@ func (p *Pool) runGuest(root func(*Worker)) {
 	g.lane.Store(g)
 	g.roots++
 	p.noteRootWait(p.now() - start)
-	runInline(g, root) // the task boundary; a panic goes on as a *PanicError
+	defer endTrace(traceRoot())
+	runInline(g, root) // the task boundary; a panic goes on as a *PanicError; the caller's labels mark the root's frames
 }
 
 // takeGuest returns a guest record for the goroutine cg, a free one or a
@@ -134,6 +135,7 @@ func (p *Pool) releaseGuest(g *Worker) {
 	g.flushDone() // before the record is freed: its finished jobs count in their scopes, and those forked from outside in outsideDone
 	g.jobs.Trim()
 	g.lane.Store(nil)
+	g.resetLabels() // a root that called runtime.Goexit left its mark
 	forget(g)
 	p.giveBack(g)
 	g.dq.releaseFrames(0)

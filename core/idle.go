@@ -169,9 +169,11 @@ func (w *Worker) stopSearching() {
 // wait blocks w, idle for the reason why (see waitReason), on the latch l
 // if why is forWork or forLatch and w waits on one. It reports quit for
 // forLimit and forActivation when the pool is quitting instead: w must exit.
+// It reports quit and expired when w waited without a latch for the
+// pool's keep-alive and its goroutine must end (keepalive.go).
 // w is not counted as searching when it calls wait, and is when it returns
 // from a waker's hand-off (woken).
-func (w *Worker) wait(why waitReason, l latch) (quit bool) {
+func (w *Worker) wait(why waitReason, l latch) (quit, expired bool) {
 	p := w.pool
 	if why == forWork && l == nil && w.claim.Load() != nil {
 		why = forPlace // the idle loop of a worker whose place a guest claimed
@@ -182,15 +184,27 @@ func (w *Worker) wait(why waitReason, l latch) (quit bool) {
 		w.dq.releaseFrames(w.dq.head)
 	}
 	p.enterIdle(w, why)
-	slept := false
+	return w.waitIdle(why, l, false)
+}
+
+// waitIdle is wait after enterIdle: it blocks until what why waits for
+// happens. woke says a wake-up came already: the goroutine that revives a
+// worker whose keep-alive expired (keepalive.go) carries on from there.
+func (w *Worker) waitIdle(why waitReason, l latch, woke bool) (quit, expired bool) {
+	p := w.pool
+	slept := woke
 	// The first look is the last check after announcing (pairs with
 	// notifyWork's loads, or with whatever the reason waits for, which is
 	// written before its waker signals).
-	for w.mustWait(why, l) {
-		w.waitWake()
-		slept = true
+	for woke || w.mustWait(why, l) {
+		if !woke && w.waitWake(why, l) {
+			return true, true // the goroutine ends, w stays where it waits
+		}
+		woke, slept = false, true
 		for w.staleWhileLent(l) {
-			w.waitWake()
+			if w.waitWake(why, l) {
+				return true, true
+			}
 		}
 		if why != forLimit && why != forActivation {
 			break // one wake-up: the caller looks again
@@ -200,13 +214,13 @@ func (w *Worker) wait(why waitReason, l latch) (quit bool) {
 		w.stats.sleeps.Add(1)
 	}
 	if why == forActivation && p.quit.Load() && w.idleState() == retired {
-		return true // never activated again: the pool is gone
+		return true, false // never activated again: the pool is gone
 	}
 	p.leaveIdle(w)
 	if slept && l != nil {
 		l.withdraw(w)
 	}
-	return why == forLimit && p.quit.Load()
+	return why == forLimit && p.quit.Load(), false
 }
 
 // staleWhileLent reports whether w, woken while a guest holds its place,
@@ -332,20 +346,45 @@ func unlist(list []*Worker, w *Worker) []*Worker {
 
 // signal hands w a wake token; a token already pending is enough. A stale
 // token causes a spurious wake-up, which every wait survives: it looks at
-// what it waits for again.
+// what it waits for again. A worker whose goroutine ended after its
+// keep-alive gets a new goroutine instead (keepalive.go).
 func (w *Worker) signal() {
+	w.life.mu.Lock()
+	if w.life.gone {
+		w.life.gone = false
+		w.life.mu.Unlock()
+		w.pool.revive(w)
+		return
+	}
 	select {
 	case w.wake <- struct{}{}:
 	default:
 	}
+	w.life.mu.Unlock()
 }
 
 // waitWake blocks until w's wake channel has a token, counting the time as
-// idle in Stats.
-func (w *Worker) waitWake() {
+// idle in Stats. Waiting without a latch l, for why, it gives up after the
+// pool's keep-alive and reports whether w's goroutine must end (expire).
+// (Leak checkers that ignore the Default pool's workers name this
+// function: they park here.)
+func (w *Worker) waitWake(why waitReason, l latch) (expired bool) {
 	start := time.Now()
 	w.stats.sleepingSince.Store(start.UnixNano())
-	<-w.wake
+	if d := w.pool.cfg.keepAlive; d > 0 && l == nil {
+		t := w.keepAliveTimer(d)
+		select {
+		case <-w.wake:
+			t.Stop()
+		case <-t.C:
+			if w.expire(why) {
+				return true // still idle, as Stats counts a gone worker
+			}
+		}
+	} else {
+		<-w.wake
+	}
 	w.stats.idleNanos.Add(int64(time.Since(start)))
 	w.stats.sleepingSince.Store(0)
+	return false
 }

@@ -19,6 +19,9 @@ type job struct {
 	// on a closed pool claimed (forkOutside): it is no task, and runJob
 	// skips it.
 	outside bool
+	// labels are the pprof labels of the goroutine that forked it, which
+	// it runs with (labels.go).
+	labels *profLabel
 }
 
 // doneCount is what a worker has finished and not yet counted where others
@@ -69,7 +72,9 @@ func (w *Worker) runJob(j *job) {
 		// not after this job, which may be long.
 		w.flushDone()
 	}
+	labels := w.enterLabels(j.labels)
 	w.runTask(func(w *Worker) { j.fn(w, j.arg) }, func(pe *PanicError) { w.endJob(j, pe) })
+	w.leaveLabels(labels)
 }
 
 // endJob records the end of the job j: in w's doneCount, or in its scope at

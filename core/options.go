@@ -21,10 +21,12 @@ type config struct {
 	spin       time.Duration     // Lazy: how long an idle worker searches past its passes
 	topology   *topology.Machine // nil: topology.Current()
 	pinning    bool
+	keepAlive  time.Duration // how long an idle worker keeps its goroutine; 0: for ever
 }
 
 func defaultConfig() config {
-	return config{workers: runtime.GOMAXPROCS(0), maxSpares: DefaultMaxSpares, policy: WorkFirst, scheduler: Lazy, spin: DefaultSpin}
+	return config{workers: runtime.GOMAXPROCS(0), maxSpares: DefaultMaxSpares, policy: WorkFirst, scheduler: Lazy, spin: DefaultSpin,
+		keepAlive: DefaultKeepAlive}
 }
 
 // WithWorkers sets the number of workers and keeps it fixed for the life of
@@ -151,6 +153,7 @@ func (c *config) validate() {
 	if c.spin < 0 {
 		panic(fmt.Sprintf("core: WithSpin(%v): the spin time must be at least 0", c.spin))
 	}
+	validKeepAlive(c.keepAlive)
 	if c.scheduler > Busy {
 		panic(fmt.Sprintf("core: WithScheduler(%v): unknown scheduler", c.scheduler))
 	}

@@ -46,6 +46,11 @@ type Pool struct {
 	quit    atomic.Bool // set by Close after the last run: workers exit; written under growMu
 
 	exited sync.WaitGroup // worker goroutines still running
+	// goroutines counts the worker goroutines running now, spares
+	// included: started (startWorker, revive) less ended (keep-alive,
+	// Close). For tests and Stats.
+	goroutines atomic.Int32
+	revivals   atomic.Uint64 // goroutines started again after a keep-alive ran out (revive); for tests
 
 	// growMu serialises creating workers and publishing rosters.
 	growMu    sync.Mutex
@@ -92,7 +97,7 @@ type Pool struct {
 }
 
 // New starts a pool with the given options (see WithWorkers, WithMaxSpares,
-// WithPolicy, WithScheduler, WithTopology, WithPinning). It panics with a
+// WithPolicy, WithScheduler, WithTopology, WithPinning, WithKeepAlive). It panics with a
 // message naming the bad value if an option is out of range.
 func New(opts ...Option) *Pool {
 	cfg := defaultConfig()
@@ -134,7 +139,9 @@ var (
 // GOMAXPROCS when it changes (go test -cpu, runtime.GOMAXPROCS, the
 // runtime's container-aware updates), from the next Run on. It is the only
 // global state in gofork with a setting: par, reduce, sortpar, linalg and
-// uts use it unless an option names another pool. It cannot be closed.
+// uts use it unless an option names another pool. It cannot be closed;
+// its workers end their goroutines after DefaultKeepAlive idle, and come
+// back on the next call.
 func Default() *Pool {
 	defaultOnce.Do(func() {
 		defaultPool = New()

@@ -36,6 +36,9 @@ type rootHeader struct {
 	// the injector's queue or the inbox's taken batch after.
 	lockfree.Link[rootHeader]
 	submitted int64 // when it was submitted, in ns since the pool started (Pool.now)
+	// labels are the pprof labels of the goroutine that submitted it,
+	// which it runs with (labels.go).
+	labels *profLabel
 }
 
 // A root waited for by a worker (waiter) is a latch (helpUntil): see
@@ -82,6 +85,7 @@ func (j *rootJob[R]) wait(p *Pool) R {
 	res, pe := j.res, j.hdr.panicked
 	j.release()
 	j.hdr.panicked = nil
+	j.hdr.labels = nil
 	j.hdr.waiter = nil
 	j.hdr.state.Store(framePending)
 	j.home.Put(j)
@@ -145,7 +149,10 @@ func (w *Worker) runRoot(r *rootHeader, busy bool) {
 		defer func() { <-r.ack }()
 	}
 	w.pool.rootStarted(r)
+	labels, region := w.enterLabels(r.labels), traceRoot()
 	w.runTask(r.job.execute, func(pe *PanicError) { w.endRoot(r, pe) })
+	endTrace(region)
+	w.leaveLabels(labels)
 	if !busy && !helped {
 		runtime.Gosched()
 	}

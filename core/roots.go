@@ -93,6 +93,7 @@ func submitAndWait[R any](p *Pool, fn func(w *Worker) R, proc func(w *Worker)) R
 	p.refreshLimit()
 	j := getRootJob[R](p)
 	j.fn, j.proc = fn, proc
+	j.hdr.labels = callerLabels()
 	p.submit(&j.hdr)
 	return j.wait(p)
 }
@@ -114,7 +115,9 @@ func submitAndWait[R any](p *Pool, fn func(w *Worker) R, proc func(w *Worker)) R
 // recovers does not depend on who stole what). A Goexit goes on as it is.
 func runInline(w *Worker, root func(w *Worker)) {
 	var pe *PanicError
+	labels := w.enterLabels(callerLabels()) // those of the calling code, which pprof.Do may have changed: a mark for its frames
 	w.runTask(root, func(e *PanicError) { pe = e })
+	w.leaveLabels(labels)
 	if pe != nil {
 		panic(pe)
 	}
@@ -150,6 +153,7 @@ func (p *Pool) RunOn(id int, root func(w *Worker)) {
 	}
 	j := getRootJob[struct{}](p)
 	j.proc = root
+	j.hdr.labels = callerLabels()
 	submit := func() {
 		p.enter()
 		j.hdr.submitted = p.now()

@@ -98,8 +98,10 @@ func (p *Pool) newWorker(kind workerKind) *Worker {
 // table, so that no task can run on it unrecognised. Caller holds p.growMu.
 func (p *Pool) startWorker(w *Worker) {
 	p.exited.Add(1) // under growMu, before quit: Close's exited.Wait cannot have started
+	p.goroutines.Add(1)
 	ready := make(chan struct{})
 	go func() {
+		clearLabels() // a worker starts with no labels, never its starter's (labels.go)
 		if p.cfg.pinning {
 			// On success the goroutine stays locked to its thread until
 			// it exits, and the runtime then retires the pinned thread.
@@ -111,7 +113,7 @@ func (p *Pool) startWorker(w *Worker) {
 		}
 		register(w, curg())
 		close(ready) // publishes pinErr and pinned to the starter
-		w.loop()
+		w.loop(false)
 	}()
 	<-ready
 }

@@ -164,7 +164,7 @@ func (s *Scope) tryReserve(limit int64) bool {
 // fork pushes or submits a task already counted in n.
 func (s *Scope) fork(p *Pool, w *Worker, fn func(*Worker, any), arg any) {
 	if w != nil {
-		w.jobs.Push(job{fn: fn, arg: arg, scope: s})
+		w.jobs.Push(job{fn: fn, arg: arg, scope: s, labels: callerLabels()})
 		if debugChecks {
 			w.checkJobs()
 		}
@@ -196,7 +196,7 @@ func (s *Scope) fork(p *Pool, w *Worker, fn func(*Worker, any), arg any) {
 // position empty (a job with no fn, which workers skip), counts it done
 // itself, gives back the count taken in s, and panics.
 func (s *Scope) forkOutside(p *Pool, fn func(*Worker, any), arg any) int64 {
-	pos, closed := p.outside.PushUnless(job{fn: fn, arg: arg, scope: s, outside: true}, &p.closed) // no lock; searching workers take batches (drainOutside)
+	pos, closed := p.outside.PushUnless(job{fn: fn, arg: arg, scope: s, outside: true, labels: callerLabels()}, &p.closed) // no lock; searching workers take batches (drainOutside)
 	if closed {
 		p.outsideFinished(1)
 		s.finish(1)

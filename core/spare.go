@@ -13,7 +13,9 @@ import "sync/atomic"
 //     or when its search finds nothing (a spare still wanted sleeps in the
 //     idle list like any worker, and is woken to retire once it is not);
 //   - a retired spare waits on its wake channel, in the pool's list of
-//     retired spares, to be activated again; it is freed only by Close.
+//     retired spares, to be activated again; after the pool's keep-alive
+//     its goroutine ends and its record stays in the list, to get a new
+//     goroutine when it is activated (keepalive.go).
 //
 // Wanted spares are the workers inside Blocking plus the governor's
 // compensation for stalls; active spares never exceed WithMaxSpares.

@@ -107,7 +107,9 @@ func (w *Worker) runStolen(h *frameHeader, owner int) (wokeGuest bool) {
 	h.thief.Store(int32(w.id + 1)) // tell the owner whom to steal back from
 	w.stolen++
 	outer, changed := w.enterLane(owner)
+	labels := w.enterLabels(w.pool.roster.Load().all[owner].labelsAt(h.depth)) // before the frame ends: the owner's marks below it stay until it is joined
 	w.runTask(h.job.execute, func(pe *PanicError) { wokeGuest = w.endStolen(h, owner, pe) })
+	w.leaveLabels(labels)
 	if changed {
 		w.lane.Store(outer)
 	}

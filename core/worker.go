@@ -51,6 +51,14 @@ type Worker struct {
 	blocking int  // depth of Blocking calls running on this worker; owner only
 	inRoot   bool // running a root taken at a poll point (poll.go); owner only
 
+	// life is the hand-over between a goroutine that ends after the
+	// pool's keep-alive and the waker that starts the next (keepalive.go).
+	life lifeState
+
+	// labels are the pprof labels of the task running on w, and the
+	// marks that tell thieves those of each frame (labels.go).
+	labels labelStack
+
 	// lane is the guest whose root the running task belongs to, nil for
 	// none (guest.go): set by a guest for its root and by a thief for a
 	// task it stole from a worker in a lane. Written by the owner, read by
@@ -97,13 +105,20 @@ func (w *Worker) publish() {
 	w.stats.rootsBusy.Store(w.rootsBusy)
 }
 
-// loop is the body of a worker goroutine.
-func (w *Worker) loop() {
+// loop is the body of a worker goroutine. A revived goroutine (one that
+// takes over from a goroutine that ended after its keep-alive, see
+// keepalive.go) first carries on with the wait its predecessor left.
+func (w *Worker) loop(revived bool) {
 	p := w.pool
-	quitting := false
+	quitting, expired := false, false
 	defer func() {
+		if expired { // the keep-alive ran out: expire left the goroutine table, and w may run on a new goroutine already
+			p.exited.Done()
+			return
+		}
 		forget(w)
 		if quitting {
+			p.goroutines.Add(-1)
 			p.exited.Done()
 			return
 		}
@@ -113,28 +128,36 @@ func (w *Worker) loop() {
 		// thread pinned as the old one was (the runtime retires the old
 		// one, still locked, with the goroutine).
 		go func() {
+			clearLabels() // not those of the task that ended the old goroutine
+			w.resetLabels()
 			w.lane.Store(nil) // the tasks of the old goroutine are over
 			if w.pinned.Load() && pinCurrentThread(w.cpu) != nil {
 				w.pinned.Store(false) // it pinned before: only a changed cpuset gets here
 			}
 			register(w, curg())
-			w.loop()
+			w.loop(false)
 		}()
 	}()
-	p.leaveIdle(w) // a spare starts woken, counted as searching by its activator
+	if revived {
+		if quitting, expired = w.waitIdle(w.life.why, nil, true); quitting {
+			return
+		}
+	} else {
+		p.leaveIdle(w) // a spare starts woken, counted as searching by its activator
+	}
 	for {
 		switch {
 		case w.spare && !w.searching && w.shouldRetire():
 			// More spares run than workers block: this one goes.
 			w.flushDone()
-			if quitting = w.wait(forActivation, nil); quitting {
+			if quitting, expired = w.wait(forActivation, nil); quitting {
 				return
 			}
 			continue
 		case !w.spare && w.limited() && !w.inbox.ready():
 			w.flushDone()
 			w.stopSearching()
-			if quitting = w.wait(forLimit, nil); quitting {
+			if quitting, expired = w.wait(forLimit, nil); quitting {
 				return
 			}
 			continue
@@ -158,7 +181,7 @@ func (w *Worker) loop() {
 		}
 		if w.spare && w.shouldRetire() {
 			// Nothing to do and more spares than blocked workers: go.
-			if quitting = w.wait(forActivation, nil); quitting {
+			if quitting, expired = w.wait(forActivation, nil); quitting {
 				return
 			}
 			continue
@@ -168,7 +191,9 @@ func (w *Worker) loop() {
 		p.refreshLimit()
 		w.jobs.Trim() // going idle: a ring grown for a burst goes, and the outside queue's spare segments
 		p.outside.Trim()
-		w.wait(forWork, nil)
+		if quitting, expired = w.wait(forWork, nil); quitting {
+			return // the keep-alive ran out
+		}
 	}
 }
 

@@ -193,10 +193,10 @@ type workSpanMeter struct {
 	// CPU clock.
 	cpuMark, wallMark int64
 	cpuOK             bool
-	work     int64 // sum of the strands ended so far
-	span     int64 // longest path to the running strand's start, plus its time so far once ticked
-	burdened int64 // the same with Burden charged to every stealable half on the path
-	forks    uint64
+	work              int64 // sum of the strands ended so far
+	span              int64 // longest path to the running strand's start, plus its time so far once ticked
+	burdened          int64 // the same with Burden charged to every stealable half on the path
+	forks             uint64
 	// jobs holds the tasks forked with Scope.Go and not run yet, by scope,
 	// each with the point it was forked at.
 	jobs map[*Scope]*[]measuredJob

@@ -96,8 +96,12 @@ func (ws WorkSpan) Speedup(p int) (lo, hi float64) {
 //
 // What is measured:
 //
-//   - A strand's time is wall time, so a Blocking call, a channel wait, a
-//     lock or I/O inside a strand count as that strand's work.
+//   - A strand's time is its wall time less the time its thread was off
+//     the CPU (checked on strands longer than 10 µs, where the thread has
+//     a CPU clock): a stall of the thread on a busy machine, a Blocking
+//     call, a channel wait, a lock or I/O inside a strand count for the CPU
+//     they use, not for the time they wait. A stall that the thread's CPU
+//     clock does not show (a hypervisor taking the virtual CPU) counts.
 //   - Code that decides to fork on demand sees a pool of idle workers that
 //     take every frame: Pending is 0, and Hungry is true when the pool has
 //     more than one worker. Package uts then forks wherever it may.

@@ -234,13 +234,14 @@ func (m *workSpanMeter) tick() {
 	m.burdened += d
 }
 
-// stallCheck is the strand time above which tick asks whether the thread
-// was off the CPU: a strand that long may hold a stall of the thread (a
-// shared machine's other processes, a blocking call) which, taken as work,
-// would make the span that of the stall rather than of the dag. Reading
-// the thread's CPU clock costs about a microsecond, a few percent of a
-// strand this long.
-const stallCheck = 10 * 1000 // ns
+// stallCheck is the strand time (ns) above which tick asks whether the
+// thread was off the CPU: a strand that long may hold a stall of the
+// thread (a shared machine's other processes, a blocking call) which,
+// taken as work, would make the span that of the stall rather than of the
+// dag. Reading the thread's CPU clock costs a microsecond or two, which
+// goes to no strand (offCPU); strands this long are rare in code with
+// fine forks and few in code with coarse ones.
+const stallCheck = int64(10 * time.Microsecond)
 
 // offCPU takes off the strand of wall time d ending at now the time the
 // thread spent off the CPU since the last check, and returns the strand's

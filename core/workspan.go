@@ -103,8 +103,10 @@ func (ws WorkSpan) Speedup(p int) (lo, hi float64) {
 //     they use, not for the time they wait. A stall that the thread's CPU
 //     clock does not show (a hypervisor taking the virtual CPU) counts.
 //   - Code that decides to fork on demand sees a pool of idle workers that
-//     take every frame: Pending is 0, and Hungry is true when the pool has
-//     more than one worker. Package uts then forks wherever it may.
+//     take every frame: Pending is 0, and Hungry is true nearly always
+//     (the pool's workers sleep, since nothing is shared; it reads the
+//     idle count, which their wake-ups move). Package uts then promotes
+//     wherever its walk allows.
 //   - par's Auto partitioner splits a range into about 4·Workers() chunks
 //     of up to 8 blocks, and splits further only where a thief took a
 //     chunk, which never happens here: the profile is that of the loop's

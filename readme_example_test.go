@@ -120,3 +120,19 @@ func Example_readmeBlocking() {
 
 // download stands for a call that blocks.
 func download(i int) string { return fmt.Sprint("page ", i) }
+
+// Example_readmeWorkSpan is compiled, not run: its figures vary from run
+// to run.
+func Example_readmeWorkSpan() {
+	keys := make([]int64, 1<<20)
+	for i := range keys {
+		keys[i] = int64(i*7919) % 1_000_003
+	}
+	_, ws := core.MeasureWorkSpan(core.Default(), func(w *core.Worker) struct{} {
+		sortpar.Sort(keys)
+		return struct{}{}
+	})
+	lo, hi := ws.Speedup(64)
+	fmt.Printf("work %v, span %v, parallelism %.0f: %.0f-%.0fx on 64 cores\n",
+		ws.Work, ws.Span, ws.Parallelism(), lo, hi)
+}

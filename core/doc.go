@@ -144,6 +144,17 @@
 // started on first use. Beside it, a table of which goroutines are
 // workers (of any pool) lets Run and Blocking find their caller's worker.
 //
+// # Will it scale?
+//
+// MeasureWorkSpan runs a root serially with a meter on the worker and
+// returns its work/span profile, as OpenCilk's Cilkscale does: the work
+// (the time of every strand), the span (the longest chain of strands that
+// must run one after the other), their ratio the parallelism, which bounds
+// the speedup on any number of workers, and the burdened span, which
+// charges every fork on the chain a steal. WorkSpan.Speedup turns them
+// into the range of speedups to expect on P workers. It costs nothing when
+// not measuring: only forks of a measured run look at the meter.
+//
 // DESIGN.md, beside this file, has the invariants and the proofs sketched in
 // the code comments ("Split deque", "Tasks and panics", "Sleep and wake"),
 // and maps the files to the concepts they hold.

@@ -43,6 +43,9 @@ func Join[A, B, RA, RB any](w *Worker, f func(*Worker, A) RA, a A, g func(*Worke
 	d := &w.dq
 	i := d.head
 	if i >= d.fast {
+		if w.meter != nil {
+			return joinMeasured(w, f, a, g, b) // a measured run (workspan.go): it pushes no frame
+		}
 		d.reach(i) // the first push at this depth since the worker was idle, or HelpFirst
 		if d.helpFirst {
 			// Child stealing: expose f(a), run g(b) here.
@@ -158,8 +161,8 @@ func invokeRange(w *Worker, fns []func(*Worker)) struct{} {
 // privately are shared when a thief asks. Pending costs two loads.
 func (w *Worker) Pending() int {
 	d := &w.dq
-	if d.allStolen {
-		return 0 // every frame below head was stolen (I4)
+	if d.allStolen || w.meter != nil {
+		return 0 // every frame below head was stolen (I4), or a measured run pretends so
 	}
 	// tail only grows while allStolen is false, and tail <= head (I1); a
 	// stale tail only makes the count too high by frames stolen meanwhile.

@@ -112,6 +112,9 @@ func (w *Worker) Poll() {
 }
 
 func (w *Worker) pollSlow() {
+	if w.meter != nil {
+		return // a measured run shares nothing and lets in no root (MeasureWorkSpan)
+	}
 	d := &w.dq
 	if d.moveSplit.Load() {
 		if d.allStolen || d.head == d.split {
@@ -134,6 +137,9 @@ func (w *Worker) pollSlow() {
 // costs two loads when nothing is private and no root waits, and one
 // compare-and-swap otherwise.
 func (w *Worker) Share() {
+	if w.meter != nil {
+		return // a measured run shares nothing and lets in no root (MeasureWorkSpan)
+	}
 	if w.dq.shareAll() {
 		w.shares++
 		w.pool.notifyWork(w)

@@ -163,6 +163,10 @@ func (s *Scope) tryReserve(limit int64) bool {
 
 // fork pushes or submits a task already counted in n.
 func (s *Scope) fork(p *Pool, w *Worker, fn func(*Worker, any), arg any) {
+	if w != nil && w.meter != nil {
+		w.meter.goJob(job{fn: fn, arg: arg, scope: s}) // a measured run: it runs at the Wait
+		return
+	}
 	if w != nil {
 		w.jobs.Push(job{fn: fn, arg: arg, scope: s, labels: callerLabels()})
 		if debugChecks {
@@ -239,6 +243,9 @@ func (s *Scope) Pending() int { return int(s.n.Load()) }
 func (s *Scope) await(p *Pool, w *Worker, below int64) {
 	if s.n.Load() < below {
 		return
+	}
+	if w != nil && w.meter != nil && w.meter.awaitJobs(w, s, below) {
+		return // a measured run ran the scope's tasks here
 	}
 	l := &scopeLatch{s: s, below: below, w: w}
 	if w != nil {

@@ -35,6 +35,9 @@ func Spawn[B, RB any](w *Worker, g func(*Worker, B) RB, b B) Spawned[B, RB] {
 	i := d.head
 	if i >= d.fast {
 		d.reach(i)
+		if w.meter != nil {
+			return spawnMeasured(w, g, b)
+		}
 	}
 	fr, ok := d.cache[i].(*frame[B, RB])
 	if !ok {

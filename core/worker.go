@@ -26,6 +26,12 @@ type Worker struct {
 	// not pop below it (runTask and an inline Run set and restore it).
 	base uint32
 
+	// meter is the work/span meter of a measured run on this worker
+	// (MeasureWorkSpan), nil otherwise. While it is set the deque's fast
+	// limit stays 0, so every fork takes reach's branch, which looks here.
+	// Owner only.
+	meter *workSpanMeter
+
 	id    int    // index in creation order, regular and spare alike
 	index int    // regular workers: position among them (the limit applies to it); -1 for spares
 	spare bool   // a spare, standing in for blocked workers (spare.go)

@@ -303,35 +303,50 @@ func (p *partitionStep[E]) roundUp(i int) int {
 
 // setupRegions computes the bucket starts, moves every region's full
 // blocks to its front and sets the pointers. It runs after classification.
-func (p *partitionStep[E]) setupRegions() {
-	lead, b, k := p.ws[0], p.b, p.k
+// With several stripes the regions are compacted in parallel: each moves
+// blocks only within its own slots, and compacting one costs O(blocks ·
+// stripes), which done serially for every region became the longest
+// serial phase of a sort on many workers (docs/SCALING.md).
+func (p *partitionStep[E]) setupRegions(w *core.Worker) {
+	lead, k := p.ws[0], p.k
 	sum := 0
 	for j := range k {
 		lead.starts[j] = sum
 		for _, ws := range p.ws {
-			sum += ws.flushed[j]*b + ws.fill[j]
+			sum += ws.flushed[j]*p.b + ws.fill[j]
 		}
 	}
 	lead.starts[k] = sum
-	for j := range k {
-		lo, hi := p.roundUp(lead.starts[j])/b, p.roundUp(lead.starts[j+1])/b
-		full := 0
-		for _, ws := range p.ws {
-			// Stripe blocks [slo, slo+ws.full) are full.
-			slo := ws.lo / b
-			full += max(0, min(hi, slo+ws.full)-max(lo, slo))
+	if len(p.ws) == 1 {
+		for j := range k {
+			p.setupRegion(nil, j)
 		}
-		if len(p.ws) > 1 {
-			p.compactRegion(lo, hi, full)
-		}
-		blocks := 0
-		for _, ws := range p.ws {
-			blocks += ws.flushed[j]
-		}
-		lead.ptrs[j].wr.Store(uint64(lo)<<32 | uint64(lo+full))
-		lead.ptrs[j].reading.Store(0)
-		lead.ptrs[j].limit = uint32(lo + blocks)
+		return
 	}
+	parFor(w, k, p.setupRegion)
+}
+
+// setupRegion sets up the region of bucket j: with several stripes it
+// first moves the region's full blocks to its front.
+func (p *partitionStep[E]) setupRegion(_ *core.Worker, j int) {
+	lead, b := p.ws[0], p.b
+	lo, hi := p.roundUp(lead.starts[j])/b, p.roundUp(lead.starts[j+1])/b
+	full := 0
+	for _, ws := range p.ws {
+		// Stripe blocks [slo, slo+ws.full) are full.
+		slo := ws.lo / b
+		full += max(0, min(hi, slo+ws.full)-max(lo, slo))
+	}
+	if len(p.ws) > 1 {
+		p.compactRegion(lo, hi, full)
+	}
+	blocks := 0
+	for _, ws := range p.ws {
+		blocks += ws.flushed[j]
+	}
+	lead.ptrs[j].wr.Store(uint64(lo)<<32 | uint64(lo+full))
+	lead.ptrs[j].reading.Store(0)
+	lead.ptrs[j].limit = uint32(lo + blocks)
 }
 
 // isFull reports whether block slot i held a full block after
@@ -393,7 +408,7 @@ func (p *partitionStep[E]) run(w *core.Worker, classify func(w *core.Worker, ws 
 		p.restoreStripes()
 		return false
 	}
-	p.setupRegions()
+	p.setupRegions(w)
 	if t == 1 {
 		p.permute(w, 0)
 	} else {

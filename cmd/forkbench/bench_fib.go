@@ -74,6 +74,7 @@ func setupFib(variant string, p int, quick bool, cutoff int) (*job, error) {
 		}
 		j.run = func() { got = core.Run(pool, func(w *core.Worker) int { return fib(w, n) }) }
 		j.close = pool.Close
+		j.pool = pool
 	case variantBaseline:
 		j.run = func() { got = fibGoroutines(n, cutoff) }
 	default:

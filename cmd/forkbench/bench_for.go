@@ -89,6 +89,7 @@ func setupFor(variant string, p int, quick bool) (*job, error) {
 			}
 		}
 		j.close = pool.Close
+		j.pool = pool
 	case variantBaseline:
 		j.run = func() {
 			for range forSweeps {

@@ -195,6 +195,7 @@ func setupIntegrate(variant string, p int, quick, cut bool) (*job, error) {
 			})
 		}
 		j.close = pool.Close
+		j.pool = pool
 	case variantBaseline:
 		if !cut {
 			return nil, fmt.Errorf("integrate: no goroutine baseline that forks at every split")

@@ -76,6 +76,7 @@ func setupMatmul(variant string, p int, quick bool) (*job, error) {
 		pool := core.New(core.WithWorkers(p))
 		j.run = func() { linalg.Mul(c, a, b, par.WithPool(pool)) }
 		j.close = pool.Close
+		j.pool = pool
 	default:
 		return nil, fmt.Errorf("matmul: no variant %q", variant)
 	}

@@ -85,6 +85,7 @@ func setupNQueens(variant string, p int, quick bool, cutRow int) (*job, error) {
 			got = core.Run(pool, func(w *core.Worker) int { return nqueensGofork(w, root) })
 		}
 		j.close = pool.Close
+		j.pool = pool
 	case variantBaseline:
 		j.run = func() { got = nqueensGoroutines(root) }
 	default:

@@ -77,6 +77,7 @@ func setupReduce(variant string, p int, quick bool) (*job, error) {
 			}
 		}
 		j.close = pool.Close
+		j.pool = pool
 	case variantBaseline:
 		partial := make([]float64, p)
 		j.run = func() {

@@ -69,6 +69,7 @@ func bindSort(name, variant string, p int, j *job, serial func(), gofork func(*c
 		pool := core.New(core.WithWorkers(p))
 		j.run = func() { gofork(pool) }
 		j.close = pool.Close
+		j.pool = pool
 	default:
 		return nil, fmt.Errorf("%s: no variant %q", name, variant)
 	}

@@ -79,6 +79,7 @@ func setupUTS(c utsCase, variant string, p int, quick bool) (*job, error) {
 		pool := core.New(core.WithWorkers(p))
 		j.run = func() { got = uts.Search(tree, par.WithPool(pool)) }
 		j.close = pool.Close
+		j.pool = pool
 	default:
 		return nil, fmt.Errorf("%s: no variant %q", c.name, variant)
 	}

@@ -26,6 +26,7 @@ type options struct {
 	regress    float64 // -regress: slowdown ratio flagged as a regression by -compare
 	list       bool    // -list: print the benchmarks and exit
 	forceFail  string  // -x-fail: test hook, force a verification failure in this benchmark
+	workspan   bool    // -workspan: print work/span profiles instead of timing the suite (workspan.go)
 
 	benchmarks []*benchmark // resolved from bench and suite
 }
@@ -55,6 +56,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.BoolVar(&o.baseline, "baseline", true, "also run the Go baselines (goroutines, gonum, slices.Sort, other pools)")
 	fs.Float64Var(&o.regress, "regress", 1.10, "new/old time ratio above which -compare flags a regression")
 	fs.BoolVar(&o.list, "list", false, "list the benchmarks with their sizes and exit")
+	fs.BoolVar(&o.workspan, "workspan", false, "print each benchmark's work, span, parallelism and predicted speedups\n(core.MeasureWorkSpan) instead of timing it; with -out, write workspan.csv")
 	fs.StringVar(&o.forceFail, "x-fail", "", "testing hook: report a verification failure in this benchmark")
 	fs.Usage = func() {} // Parse calls it on -h and on every bad flag; only -h prints the usage, below
 

@@ -64,6 +64,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return exitUsage
 		}
 	}
+	if o.workspan {
+		return runWorkSpan(o, stdout, stderr)
+	}
 	if plotOnly != nil {
 		files, err := writePlots(o.outDir, plotOnly)
 		if err != nil {

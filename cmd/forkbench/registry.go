@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/gofork/gofork/core"
 )
 
 // Suites are named by the benchmarks that register in them: -suite accepts
@@ -63,6 +65,9 @@ type job struct {
 	verify func() error
 	// close releases the pool and anything else the job holds. Optional.
 	close func()
+	// pool is the gofork variant's pool: -workspan measures run on it
+	// (core.MeasureWorkSpan). Set by the main suite's benchmarks.
+	pool *core.Pool
 	// measured, when set, is what a run reports instead of its wall time:
 	// a latency the run observed (the realworld suite's server rows report
 	// the small requests' p99 this way). Optional.

@@ -1,0 +1,541 @@
+package core
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"testing"
+	"time"
+)
+
+// The dags below have a known shape, and leaves that busy-wait a given
+// time. On a shared machine a leaf may be stalled (descheduled by the
+// operating system, or its virtual CPU by the host) and last longer, and
+// a stall on the critical path changes the span; so every leaf also times
+// itself, and each test checks the profile against the one its dag gives
+// with the leaf times the leaves saw (the oracle), and the figures
+// for the dag's nominal leaf times only when the oracle says that the run
+// was quiet enough to give them.
+
+// spinFor busy-waits d of wall time: a leaf of known length.
+func spinFor(d time.Duration) {
+	start := time.Now()
+	for time.Since(start) < d {
+	}
+}
+
+// leafTimer times the leaves of a measured run the way the meter times a
+// strand: wall time, less the time the thread was off the CPU when that is
+// more than the CPU clock's own cost. Measured runs are serial, so a
+// leafTimer needs no lock.
+type leafTimer struct{ times []int64 }
+
+// spin busy-waits d, records how long it took, and returns that time.
+func (lt *leafTimer) spin(d time.Duration) int64 {
+	t0 := nanotime()
+	c0, ok := threadCPUTime()
+	spinFor(d)
+	c1, _ := threadCPUTime()
+	t := nanotime() - t0
+	if off := t - (c1 - c0); ok && off > int64(5*time.Microsecond) {
+		t -= off // a stall: the meter takes it off too (offCPU)
+	}
+	lt.times = append(lt.times, t)
+	return t
+}
+
+// leaf is a Join leaf: it spins d and returns 1.
+func (lt *leafTimer) leaf(_ *Worker, d time.Duration) int {
+	lt.spin(d)
+	return 1
+}
+
+// sum and most are the work and span of leaves that run in parallel.
+func (lt *leafTimer) sum() (s int64) {
+	for _, t := range lt.times {
+		s += t
+	}
+	return s
+}
+
+func (lt *leafTimer) most() (m int64) {
+	for _, t := range lt.times {
+		m = max(m, t)
+	}
+	return m
+}
+
+// workSpanTries is how many times a timed check is tried.
+const workSpanTries = 3
+
+// tryWorkSpan runs measure up to workSpanTries times and fails t with the
+// last error if check never passes.
+func tryWorkSpan(t *testing.T, measure func() WorkSpan, check func(WorkSpan) error) WorkSpan {
+	t.Helper()
+	if raceEnabled {
+		t.Skip("the race detector's instrumentation makes every strand too slow for timed bounds")
+	}
+	var err error
+	var ws WorkSpan
+	for range workSpanTries {
+		ws = measure()
+		if err = check(ws); err == nil {
+			return ws
+		}
+		t.Logf("try: %v", err)
+	}
+	t.Fatalf("%v (last profile %+v)", err, ws)
+	return ws
+}
+
+// inRange returns an error unless lo <= x <= hi.
+func inRange(what string, x, lo, hi float64) error {
+	if x < lo || x > hi {
+		return fmt.Errorf("%s = %.4g, want %.4g..%.4g", what, x, lo, hi)
+	}
+	return nil
+}
+
+// near returns an error unless the measured time m is close to the
+// oracle's o: at least 95% of it less 2 µs, and at most o plus over. The
+// lower bound is tight: a meter that drops a strand or takes the shorter
+// branch falls below it. The upper bound allows for what the meter times
+// and the leaves do not (the strands between leaves, and stalls of the
+// thread there, which a virtual machine's host may hide from its CPU
+// clock), and still catches a span summed over branches.
+func near(what string, m time.Duration, o int64, over time.Duration) error {
+	if float64(m) < 0.95*float64(o)-2e3 || m > time.Duration(o)+over {
+		return fmt.Errorf("%s: measured %v, oracle %v (+%v allowed)", what, m, time.Duration(o), over)
+	}
+	return nil
+}
+
+// forkSlack is the time per fork a measured run may time that the leaves
+// do not (the strands of the fork itself): a few hundred nanoseconds
+// natively, a few microseconds under an emulator.
+const forkSlack = 5 * time.Microsecond
+
+// quiet reports whether the oracle's parallelism work/span lies in
+// [lo, hi]: the leaves ran close enough to their nominal times for the
+// issue's figures to hold.
+func quiet(t *testing.T, work, span int64, lo, hi float64) bool {
+	par := float64(work) / float64(span)
+	if par < lo || par > hi {
+		t.Logf("noisy run: the leaves' own times give parallelism %.4g, outside %.4g..%.4g", par, lo, hi)
+		return false
+	}
+	return true
+}
+
+// joinTree is a balanced Join tree of n leaves (n a power of two) of d each.
+func (lt *leafTimer) tree(w *Worker, n int, d time.Duration) int {
+	if n == 1 {
+		return lt.leaf(w, d)
+	}
+	half := func(w *Worker, n int) int { return lt.tree(w, n, d) }
+	x, y := Join(w, half, n/2, half, n/2)
+	return x + y
+}
+
+func TestWorkSpanBalancedTree(t *testing.T) {
+	p := New(WithWorkers(2))
+	defer closeChecked(t, p)
+	const leaves = 4096
+	var lt leafTimer
+	tryWorkSpan(t, func() WorkSpan {
+		lt = leafTimer{}
+		n, ws := MeasureWorkSpan(p, func(w *Worker) int { return lt.tree(w, leaves, 5*time.Microsecond) })
+		if n != leaves || ws.Forks != leaves-1 {
+			t.Fatalf("the tree returned %d with %d forks, want %d and %d", n, ws.Forks, leaves, leaves-1)
+		}
+		return ws
+	}, func(ws WorkSpan) error {
+		work, span := lt.sum(), lt.most()
+		err := errors.Join(
+			near("work", ws.Work, work, time.Duration(work/10)+leaves*forkSlack),
+			near("span", ws.Span, span, time.Duration(work/20)))
+		if err == nil && quiet(t, work, span, 1500, 4300) {
+			err = errors.Join(
+				inRange("parallelism", ws.Parallelism(), 1500, 4300),
+				inRange("work (ms)", ws.Work.Seconds()*1e3, 18, 40))
+		}
+		return err
+	})
+}
+
+func TestWorkSpanChain(t *testing.T) {
+	p := New(WithWorkers(2))
+	defer closeChecked(t, p)
+	empty := func(*Worker, int) int { return 0 }
+	var lt leafTimer
+	tryWorkSpan(t, func() WorkSpan {
+		lt = leafTimer{}
+		_, ws := MeasureWorkSpan(p, func(w *Worker) int {
+			for range 100 {
+				Join(w, lt.leaf, 50*time.Microsecond, empty, 0)
+			}
+			return 0
+		})
+		return ws
+	}, func(ws WorkSpan) error {
+		// A chain: whatever the leaves took, the span is all of the work.
+		return errors.Join(
+			near("work", ws.Work, lt.sum(), time.Duration(lt.sum()/10)+100*time.Microsecond),
+			inRange("parallelism", ws.Parallelism(), 1, 1.1))
+	})
+}
+
+func TestWorkSpanUnevenJoin(t *testing.T) {
+	p := New(WithWorkers(2))
+	defer closeChecked(t, p)
+	for _, d := range [][2]time.Duration{{10 * time.Millisecond, time.Millisecond}, {time.Millisecond, 10 * time.Millisecond}} {
+		// The span must not depend on which half runs first.
+		var lt leafTimer
+		tryWorkSpan(t, func() WorkSpan {
+			lt = leafTimer{}
+			_, ws := MeasureWorkSpan(p, func(w *Worker) int {
+				x, y := Join(w, lt.leaf, d[0], lt.leaf, d[1])
+				return x + y
+			})
+			return ws
+		}, func(ws WorkSpan) error {
+			work, span := lt.sum(), lt.most()
+			err := errors.Join(
+				near("work", ws.Work, work, time.Duration(work/10)),
+				near("span", ws.Span, span, time.Duration(work/20)))
+			if err == nil && quiet(t, work, span, 1.05, 1.2) {
+				err = inRange("parallelism", ws.Parallelism(), 1.05, 1.2)
+			}
+			return err
+		})
+	}
+}
+
+func TestWorkSpanSpawnSync(t *testing.T) {
+	p := New(WithWorkers(2))
+	defer closeChecked(t, p)
+	// Eight spawns of 1 ms synced after a continuation of 1 ms: span the
+	// longest of the nine, work their sum.
+	var lt leafTimer
+	tryWorkSpan(t, func() WorkSpan {
+		lt = leafTimer{}
+		_, ws := MeasureWorkSpan(p, func(w *Worker) int {
+			var hs [8]Spawned[time.Duration, int]
+			for k := range hs {
+				hs[k] = Spawn(w, lt.leaf, time.Millisecond)
+			}
+			lt.spin(time.Millisecond)
+			n := 0
+			for k := len(hs) - 1; k >= 0; k-- {
+				n += hs[k].Sync(w)
+			}
+			if n != len(hs) {
+				t.Errorf("synced %d, want %d", n, len(hs))
+			}
+			return n
+		})
+		if ws.Forks != 8 {
+			t.Fatalf("Forks = %d, want 8", ws.Forks)
+		}
+		return ws
+	}, func(ws WorkSpan) error {
+		return errors.Join(
+			near("work", ws.Work, lt.sum(), time.Duration(lt.sum()/10)),
+			near("span", ws.Span, lt.most(), time.Duration(lt.sum()/20)))
+	})
+}
+
+func TestWorkSpanScope(t *testing.T) {
+	p := New(WithWorkers(2))
+	defer closeChecked(t, p)
+	// 8 tasks of 1 ms, each forking a 1 ms task of the same scope: the
+	// span is the longest parent-child pair.
+	var lt leafTimer
+	tryWorkSpan(t, func() WorkSpan {
+		lt = leafTimer{}
+		_, ws := MeasureWorkSpan(p, func(w *Worker) int {
+			var s Scope
+			for range 8 {
+				s.Go(p, func(w *Worker) {
+					lt.spin(time.Millisecond)
+					s.Go(p, func(*Worker) { lt.spin(time.Millisecond) })
+				})
+			}
+			s.Wait(p)
+			if n := s.Pending(); n != 0 {
+				t.Errorf("Pending after Wait = %d", n)
+			}
+			return 0
+		})
+		if ws.Forks != 16 {
+			t.Fatalf("Forks = %d, want 16", ws.Forks)
+		}
+		return ws
+	}, func(ws WorkSpan) error {
+		// Parents run first, oldest first, then the children in the
+		// order their parents forked them: leaf k+8 is leaf k's child.
+		var span int64
+		for k := range 8 {
+			span = max(span, lt.times[k]+lt.times[k+8])
+		}
+		return errors.Join(
+			near("work", ws.Work, lt.sum(), time.Duration(lt.sum()/10)),
+			near("span", ws.Span, span, time.Duration(lt.sum()/20)))
+	})
+
+	// A Go blocked on the limit joins the task it waited for: with limit
+	// 1 the tasks form a chain.
+	var s Scope
+	s.SetLimit(1)
+	tryWorkSpan(t, func() WorkSpan {
+		_, ws := MeasureWorkSpan(p, func(w *Worker) int {
+			for range 4 {
+				s.Go(p, func(*Worker) { spinFor(100 * time.Microsecond) })
+			}
+			s.Wait(p)
+			return 0
+		})
+		return ws
+	}, func(ws WorkSpan) error {
+		return inRange("parallelism with limit 1", ws.Parallelism(), 1, 1.5)
+	})
+}
+func TestWorkSpanScopeWaitedOutside(t *testing.T) {
+	p := New(WithWorkers(2))
+	defer closeChecked(t, p)
+	// Tasks left unwaited when the root returns run before MeasureWorkSpan
+	// returns, and count.
+	var s Scope
+	ran := 0
+	_, ws := MeasureWorkSpan(p, func(w *Worker) int {
+		for range 5 {
+			s.Go(p, func(*Worker) { ran++ }) // a measured run is serial: no race on ran
+		}
+		return 0
+	})
+	if ran != 5 || ws.Forks != 5 {
+		t.Errorf("ran %d tasks, Forks %d; want 5, 5", ran, ws.Forks)
+	}
+	s.Wait(p)
+}
+
+func TestWorkSpanInvoke(t *testing.T) {
+	p := New(WithWorkers(2))
+	defer closeChecked(t, p)
+	var lt leafTimer
+	f := func(*Worker) { lt.spin(time.Millisecond) }
+	tryWorkSpan(t, func() WorkSpan {
+		lt = leafTimer{}
+		_, ws := MeasureWorkSpan(p, func(w *Worker) int {
+			Invoke(w, f, f, f, f)
+			return 0
+		})
+		if ws.Forks != 3 {
+			t.Fatalf("Forks = %d, want 3", ws.Forks)
+		}
+		return ws
+	}, func(ws WorkSpan) error {
+		return errors.Join(
+			near("work", ws.Work, lt.sum(), time.Duration(lt.sum()/10)),
+			near("span", ws.Span, lt.most(), time.Duration(lt.sum()/20)))
+	})
+}
+
+func TestWorkSpanIndependentOfWorkers(t *testing.T) {
+	// The same dag measured on pools of 1 and 2 workers: the same forks,
+	// and each profile that of its leaves' times.
+	const leaves = 256
+	for _, workers := range []int{1, 2} {
+		p := New(WithWorkers(workers))
+		var lt leafTimer
+		tryWorkSpan(t, func() WorkSpan {
+			lt = leafTimer{}
+			_, ws := MeasureWorkSpan(p, func(w *Worker) int { return lt.tree(w, leaves, 20*time.Microsecond) })
+			return ws
+		}, func(ws WorkSpan) error {
+			if ws.Forks != leaves-1 {
+				t.Fatalf("%d workers: Forks = %d, want %d", workers, ws.Forks, leaves-1)
+			}
+			work, span := lt.sum(), lt.most()
+			err := errors.Join(
+				near("work", ws.Work, work, time.Duration(work/10)+leaves*forkSlack),
+				near("span", ws.Span, span, time.Duration(work/20)))
+			if err == nil && quiet(t, work, span, 150, 256) {
+				err = inRange("parallelism", ws.Parallelism(), 150, 256)
+			}
+			return err
+		})
+		closeChecked(t, p)
+	}
+}
+
+func TestWorkSpanFromInsideATask(t *testing.T) {
+	p := New(WithWorkers(2))
+	defer closeChecked(t, p)
+	// Inside a task of p it runs inline, and nested in a measured run it
+	// adds its profile to the enclosing one.
+	got := Run(p, func(w *Worker) int {
+		var inner WorkSpan
+		r, outer := MeasureWorkSpan(p, func(w *Worker) int {
+			x, y := Join(w, fib, 15, func(w *Worker, n int) int {
+				var r int
+				r, inner = MeasureWorkSpan(p, func(w *Worker) int { return fib(w, n) })
+				return r
+			}, 14)
+			return x + y
+		})
+		if want := uint64(fibJoins(15) + fibJoins(14) + 1); outer.Forks != want {
+			t.Errorf("outer Forks = %d, want %d", outer.Forks, want)
+		}
+		if want := uint64(fibJoins(14)); inner.Forks != want {
+			t.Errorf("inner Forks = %d, want %d", inner.Forks, want)
+		}
+		if outer.Work < inner.Work || outer.Span < inner.Span {
+			t.Errorf("outer %+v does not contain inner %+v", outer, inner)
+		}
+		return r
+	})
+	if got != fibIter(16) {
+		t.Errorf("fib(15)+fib(14) = %d, want %d", got, fibIter(16))
+	}
+	// After the measured runs the worker forks as before.
+	if got := Run(p, func(w *Worker) int { return fib(w, 20) }); got != fibIter(20) {
+		t.Errorf("fib(20) after measuring = %d", got)
+	}
+}
+
+// fibJoins is the number of Joins fib(n) makes.
+func fibJoins(n int) int {
+	if n < 2 {
+		return 0
+	}
+	return 1 + fibJoins(n-1) + fibJoins(n-2)
+}
+
+// fibIter is fib(n), computed serially.
+func fibIter(n int) int {
+	a, b := 0, 1
+	for range n {
+		a, b = b, a+b
+	}
+	return a
+}
+
+func TestWorkSpanPanics(t *testing.T) {
+	p := New(WithWorkers(2))
+	defer closeChecked(t, p)
+	boom := func(*Worker, int) int { panic("boom") }
+	for name, root := range map[string]func(w *Worker) int{
+		"first half":  func(w *Worker) int { x, _ := Join(w, boom, 0, fib, 10); return x },
+		"second half": func(w *Worker) int { _, y := Join(w, fib, 10, boom, 0); return y },
+		"spawned": func(w *Worker) int {
+			h := Spawn(w, boom, 0)
+			return h.Sync(w)
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			defer func() {
+				var pe *PanicError
+				if err, ok := recover().(error); !ok || !errors.As(err, &pe) || pe.Value != "boom" {
+					t.Errorf("recovered %v, want a *PanicError of boom", err)
+				}
+			}()
+			MeasureWorkSpan(p, root)
+			t.Error("MeasureWorkSpan returned")
+		})
+	}
+
+	// Scope tasks not run when the root panics go to the pool: their Wait
+	// returns, each having run once.
+	var s Scope
+	var ran [4]int
+	func() {
+		defer func() { recover() }()
+		MeasureWorkSpan(p, func(w *Worker) int {
+			for k := range ran {
+				s.Go(p, func(*Worker) { ran[k]++ })
+			}
+			panic("boom")
+		})
+	}()
+	s.Wait(p)
+	if ran != [4]int{1, 1, 1, 1} {
+		t.Errorf("tasks ran %v times, want once each", ran)
+	}
+	// The pool and its workers still work.
+	if got := Run(p, func(w *Worker) int { return fib(w, 20) }); got != fibIter(20) {
+		t.Errorf("fib(20) after a panic = %d", got)
+	}
+}
+
+func TestWorkSpanArguments(t *testing.T) {
+	mustPanic := func(name, want string, f func()) {
+		t.Helper()
+		defer func() {
+			if r := recover(); r != want {
+				t.Errorf("%s: recovered %v, want %q", name, r, want)
+			}
+		}()
+		f()
+	}
+	mustPanic("nil pool", "core: MeasureWorkSpan on a nil *Pool", func() {
+		MeasureWorkSpan(nil, func(*Worker) int { return 0 })
+	})
+	p := New(WithWorkers(1))
+	defer closeChecked(t, p)
+	mustPanic("nil root", "core: MeasureWorkSpan with a nil root function", func() {
+		MeasureWorkSpan[int](p, nil)
+	})
+	mustPanic("Speedup(0)", "core: WorkSpan.Speedup: p = 0, want p >= 1", func() {
+		WorkSpan{}.Speedup(0)
+	})
+}
+
+func TestWorkSpanSpeedup(t *testing.T) {
+	for _, ws := range []WorkSpan{
+		{},
+		{Work: time.Second, Span: time.Second, BurdenedSpan: time.Second},
+		{Work: time.Second, Span: time.Millisecond, BurdenedSpan: 2 * time.Millisecond},
+		{Work: time.Second, Span: time.Microsecond, BurdenedSpan: 500 * time.Millisecond},
+		{Work: 20 * time.Millisecond, Span: 5 * time.Microsecond, BurdenedSpan: 80 * time.Microsecond},
+	} {
+		for _, p := range []int{1, 2, 3, 4, 16, 64, 256, 1 << 20} {
+			lo, hi := ws.Speedup(p)
+			if !(lo <= hi) || lo <= 0 || hi > float64(p) || hi > ws.Parallelism() {
+				t.Errorf("%+v Speedup(%d) = %g, %g: want 0 < lo <= hi <= min(p, %g)", ws, p, lo, hi, ws.Parallelism())
+			}
+			if p == 1 && (lo != 1 || hi != 1) {
+				t.Errorf("%+v Speedup(1) = %g, %g, want 1, 1", ws, lo, hi)
+			}
+		}
+	}
+	ws := WorkSpan{Work: 100 * time.Millisecond, Span: time.Millisecond, BurdenedSpan: 2 * time.Millisecond}
+	if got := ws.Parallelism(); got != 100 {
+		t.Errorf("Parallelism = %g, want 100", got)
+	}
+	if got := ws.BurdenedParallelism(); got != 50 {
+		t.Errorf("BurdenedParallelism = %g, want 50", got)
+	}
+	// Cilkview: T1 / (T1/P + 1.7·burdened·(1-1/P)) at P = 4: 100/(25+2.55).
+	if lo, _ := ws.Speedup(4); math.Abs(lo-100/27.55) > 1e-9 {
+		t.Errorf("Speedup(4) lo = %g, want %g", lo, 100/27.55)
+	}
+}
+
+func TestWorkSpanForkPathRestored(t *testing.T) {
+	// A measured run leaves the worker's fast limit at 0 and no meter;
+	// the next forks take the plain path and are shared again.
+	p := New(WithWorkers(2))
+	defer closeChecked(t, p)
+	Run(p, func(w *Worker) int {
+		MeasureWorkSpan(p, func(w *Worker) int { return fib(w, 10) })
+		if w.meter != nil {
+			t.Error("the meter is still set after MeasureWorkSpan")
+		}
+		fib(w, 10)
+		if w.dq.fast == 0 {
+			t.Error("forks after MeasureWorkSpan do not take the fast path")
+		}
+		return 0
+	})
+}

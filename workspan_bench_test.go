@@ -1,0 +1,51 @@
+package gofork_test
+
+import (
+	"testing"
+
+	"github.com/gofork/gofork/core"
+)
+
+// fibCut is fib as a user writes it: serial below n = 20 (leaves of tens
+// of microseconds).
+func fibCut(w *core.Worker, n int) int {
+	if n < 20 {
+		return fibSerial(n)
+	}
+	x, y := core.Join(w, fibCut, n-1, fibCut, n-2)
+	return x + y
+}
+
+// BenchmarkWorkSpan compares a measured run (core.MeasureWorkSpan) with a
+// plain one on the same pool: the meter's cost, on fib forking at every
+// call (its worst case: three clock reads a fork) and on fib as written.
+// The bound is a measured run at most 3x a plain one.
+func BenchmarkWorkSpan(b *testing.B) {
+	for _, bc := range []struct {
+		name string
+		n    int
+		fib  func(*core.Worker, int) int
+	}{{"fib/n=25", 25, fib}, {"fib-cutoff/n=30", 30, fibCut}} {
+		want := fibSerial(bc.n)
+		benchPools(b, bc.name+"/plain/", []core.Policy{core.WorkFirst}, func(b *testing.B, p *core.Pool) {
+			root := func(w *core.Worker) int { return bc.fib(w, bc.n) }
+			for b.Loop() {
+				if core.Run(p, root) != want {
+					b.Fatal("wrong fib")
+				}
+			}
+		})
+		benchPools(b, bc.name+"/measured/", []core.Policy{core.WorkFirst}, func(b *testing.B, p *core.Pool) {
+			root := func(w *core.Worker) int { return bc.fib(w, bc.n) }
+			var par float64
+			for b.Loop() {
+				r, ws := core.MeasureWorkSpan(p, root)
+				if r != want {
+					b.Fatal("wrong fib")
+				}
+				par = ws.Parallelism()
+			}
+			b.ReportMetric(par, "parallelism")
+		})
+	}
+}

@@ -48,6 +48,7 @@ type keyWorkspace[E any, K any] struct {
 	// Leaves: words and packed keys, or string keys with their indices.
 	words  []uint64
 	packed []uint64
+	sorted []uint64
 	pairs  []keyIndex[K]
 }
 
@@ -75,8 +76,9 @@ func (ws *keyWorkspace[E, K]) overflowBlock(b int) []E {
 // keyScratch hands out the workspaces of one SortByKey, about one per
 // worker (see scratch).
 type keyScratch[E any, K any] struct {
-	mu   sync.Mutex
-	free []*keyWorkspace[E, K]
+	mu    sync.Mutex
+	free  []*keyWorkspace[E, K]
+	steps []*labeledStep[E, K] // free steps: one is held from a partition until its buckets are sorted
 	b    int // block length
 	leaf int // the longest leaf
 }
@@ -97,6 +99,25 @@ func (s *keyScratch[E, K]) get() *keyWorkspace[E, K] {
 func (s *keyScratch[E, K]) put(ws *keyWorkspace[E, K]) {
 	s.mu.Lock()
 	s.free = append(s.free, ws)
+	s.mu.Unlock()
+}
+
+// getStep returns a free step, or a new one.
+func (s *keyScratch[E, K]) getStep() *labeledStep[E, K] {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if n := len(s.steps); n > 0 {
+		p := s.steps[n-1]
+		s.steps = s.steps[:n-1]
+		return p
+	}
+	return new(labeledStep[E, K])
+}
+
+// putStep gives p back.
+func (s *keyScratch[E, K]) putStep(p *labeledStep[E, K]) {
+	s.mu.Lock()
+	s.steps = append(s.steps, p)
 	s.mu.Unlock()
 }
 

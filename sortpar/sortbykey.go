@@ -251,8 +251,10 @@ func (ks *keySort[E, K]) sortRange(w *core.Worker, lo, hi, depth int, vary, word
 		}
 		break
 	}
-	// Split on the highest byte of the word that may vary.
-	shift := uint(bits.Len64(vary)-1) &^ 7
+	// Split on the eight highest bits of the word from the highest that may
+	// vary on (not on a byte boundary: float keys vary in few bits of their
+	// top bytes).
+	shift := uint(max(bits.Len64(vary)-8, 0))
 	p := ks.partition(w, lo, hi, depth, shift)
 	if p == nil {
 		return
@@ -263,32 +265,31 @@ func (ks *keySort[E, K]) sortRange(w *core.Worker, lo, hi, depth int, vary, word
 			ks.sortRange(w, blo, bhi, depth, (p.and[j]^p.or[j])&below, p.and[j])
 		}
 	})
+	ks.scratch.putStep(p)
 }
 
 // partition splits [lo, hi) into buckets by the byte at shift of word depth
 // of its keys, with one stripe per ks.stripe elements (at most one per
-// worker). It returns nil if key panicked.
+// worker). It returns the step, whose starts and masks describe the
+// buckets, to be given back once they are sorted; or nil if key panicked.
 func (ks *keySort[E, K]) partition(w *core.Worker, lo, hi, depth int, shift uint) *labeledStep[E, K] {
 	n := hi - lo
 	t := max(1, min(ks.workers, n/ks.stripe))
-	p := &labeledStep[E, K]{
-		data:   ks.data[lo:hi],
-		base:   lo,
-		labels: ks.labels,
-		b:      ks.b,
-		ws:     make([]*keyWorkspace[E, K], t),
-		fail:   &ks.fail,
-	}
+	p := ks.scratch.getStep()
+	p.data, p.base, p.labels, p.b, p.fail = ks.data[lo:hi], lo, ks.labels, ks.b, &ks.fail
+	p.ws = slices.Grow(p.ws[:0], t)[:t]
 	for s := range p.ws {
 		p.ws[s] = ks.scratch.get()
 	}
 	p.overflow = p.ws[0].overflowBlock(ks.b)
 	ok := p.run(w, func(e E) uint64 { return ks.word(e, depth) }, shift)
-	for _, ws := range p.ws {
+	for s, ws := range p.ws {
 		ks.scratch.put(ws)
+		p.ws[s] = nil
 	}
-	p.ws = nil
+	p.data, p.overflow = nil, nil
 	if !ok {
+		ks.scratch.putStep(p)
 		return nil
 	}
 	return p
@@ -305,6 +306,7 @@ func (ks *keySort[E, K]) leaf(ws *keyWorkspace[E, K], data []E) {
 	if cap(ws.words) < m {
 		ws.words = make([]uint64, max(m, ks.leafMax))
 		ws.packed = make([]uint64, max(m, ks.leafMax))
+		ws.sorted = make([]uint64, max(m, ks.leafMax))
 	}
 	words, packed := ws.words[:m], ws.packed[:m]
 	for i, e := range data {
@@ -318,9 +320,10 @@ func (ks *keySort[E, K]) leaf(ws *keyWorkspace[E, K], data []E) {
 		return
 	}
 	// Pack the bits that vary, as many as fit beside an index, above the
-	// index; sort; if low bits had to be dropped, finish by insertion on
-	// the whole words (only elements whose packed bits tie can be out of
-	// order).
+	// index; sort the packed words by their top byte (counting) and an
+	// insertion pass, or by pdqsort if that pass would move too much; if
+	// low bits had to be dropped, finish by insertion on the whole words
+	// (only elements whose packed bits tie can be out of order).
 	top := bits.Len64(diff)
 	ib := bits.Len(uint(m - 1))
 	low := max(0, top+ib-64)
@@ -329,7 +332,7 @@ func (ks *keySort[E, K]) leaf(ws *keyWorkspace[E, K], data []E) {
 	for i, v := range words {
 		packed[i] = (v&mask)>>low<<ib | uint64(i)
 	}
-	slices.Sort(packed)
+	packed = sortPacked(packed, ws.sorted[:m], top-low+ib)
 	if low > 0 {
 		for i := 1; i < m; i++ {
 			p := packed[i]
@@ -346,7 +349,37 @@ func (ks *keySort[E, K]) leaf(ws *keyWorkspace[E, K], data []E) {
 		buf[j] = data[p&imask]
 	}
 	copy(data, buf)
-	clear(buf) // drop references the buffer would keep alive
+}
+
+// sortPacked sorts a, whose values have at most width bits, using tmp (as
+// long as a) as a second array, and returns the sorted one of the two: a
+// counting pass on the top byte, then insertion sort, which on keys spread
+// like random ones moves little; if it would move more than 2·len(a)
+// elements, pdqsort finishes.
+func sortPacked(a, tmp []uint64, width int) []uint64 {
+	if width <= 8 || len(a) < 32 {
+		slices.Sort(a)
+		return a
+	}
+	shift := uint(width - 8)
+	var cnt [256]int
+	for _, v := range a {
+		cnt[uint8(v>>shift)]++
+	}
+	sum := 0
+	for d, c := range cnt {
+		cnt[d] = sum
+		sum += c
+	}
+	for _, v := range a {
+		d := uint8(v >> shift)
+		tmp[cnt[d]] = v
+		cnt[d]++
+	}
+	if !insertionKeys(tmp, 0, 2*len(tmp)) {
+		slices.Sort(tmp)
+	}
+	return tmp
 }
 
 // leafStrings is leaf for string keys: the keys and positions are sorted
@@ -366,6 +399,4 @@ func (ks *keySort[E, K]) leafStrings(ws *keyWorkspace[E, K], data []E) {
 		buf[j] = data[p.i]
 	}
 	copy(data, buf)
-	clear(buf)
-	clear(pairs)
 }

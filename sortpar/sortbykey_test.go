@@ -167,3 +167,132 @@ func TestSortByKeyStrings(t *testing.T) {
 		}
 	})
 }
+
+// badKeySizes are the lengths the bad-key tests sort: every partition path
+// from one element to a parallel top level.
+func badKeySizes() []int {
+	s := []int{1, 2, 3, 100, keyLeaf, keyLeaf + 1, 5000, 70_000}
+	switch {
+	case testing.Short() && raceEnabled:
+		return s[:6]
+	case testing.Short() || raceEnabled:
+		return s
+	}
+	return append(s, 1_000_000)
+}
+
+// mix is a cheap hash of a call's number, for keys that answer at random.
+func mix(x uint64) uint64 {
+	x ^= x >> 31
+	x *= 0x9E3779B97F4A7C15
+	return x ^ x>>29
+}
+
+// TestSortByKeyBadKeys sorts with key functions that are not functions
+// of the element: random answers, answers that flip between two values on
+// each call, keys of strings that change length. Whatever the order, s
+// must end a permutation of its input, with no panic from inside sortpar.
+func TestSortByKeyBadKeys(t *testing.T) {
+	for _, p := range []int{1, 2, 4} {
+		t.Run(fmt.Sprintf("p=%d", p), func(t *testing.T) {
+			pool := core.New(core.WithWorkers(p))
+			defer pool.Close()
+			for _, n := range badKeySizes() {
+				for g, opts := range [][]par.Option{{par.WithPool(pool)}, {par.WithPool(pool), par.Grain(testCutoff)}} {
+					if n > 100_000 && g > 0 {
+						continue // the long input: the default cutoffs only
+					}
+					keys := make([]int64, n)
+					for i := range keys {
+						keys[i] = int64(mix(uint64(i)))
+					}
+					var calls atomic.Uint64
+					flips := make([]atomic.Uint32, n)
+
+					s := newRecords(keys)
+					SortByKey(s, func(record[int64]) int64 { return int64(mix(calls.Add(1))) }, opts...)
+					checkPermutation(t, "random int64 key", s, keys, func(a, b int64) bool { return a == b })
+
+					s = newRecords(keys)
+					SortByKey(s, func(r record[int64]) float64 {
+						if flips[r.idx].Add(1)&1 == 0 {
+							return float64(r.key)
+						}
+						return math.NaN()
+					}, opts...)
+					checkPermutation(t, "flip-flopping float64 key", s, keys, func(a, b int64) bool { return a == b })
+
+					if n > 100_000 {
+						continue // string keys cost more than the sort
+					}
+					s = newRecords(keys)
+					SortByKey(s, func(r record[int64]) string {
+						c := calls.Add(1)
+						return strings.Repeat("x", int(c%13)) + fmt.Sprint(mix(c)%5)
+					}, opts...)
+					checkPermutation(t, "random string key", s, keys, func(a, b int64) bool { return a == b })
+
+					s = newRecords(keys)
+					SortByKey(s, func(r record[int64]) uint8 {
+						if flips[r.idx].Add(1)&1 == 0 {
+							return uint8(r.key)
+						}
+						return ^uint8(r.key)
+					}, opts...)
+					checkPermutation(t, "flip-flopping uint8 key", s, keys, func(a, b int64) bool { return a == b })
+				}
+			}
+		})
+	}
+}
+
+// TestSortByKeyPanic panics in key after a given number of calls, in the
+// scan, a partition or a leaf: the panic must reach the caller with s a
+// permutation of its input.
+func TestSortByKeyPanic(t *testing.T) {
+	for _, p := range []int{1, 2, 4} {
+		t.Run(fmt.Sprintf("p=%d", p), func(t *testing.T) {
+			pool := core.New(core.WithWorkers(p))
+			defer pool.Close()
+			for _, n := range badKeySizes() {
+				for _, after := range []int{0, n / 2, n + n/3, 2*n + 1, 3 * n} {
+					for _, grain := range []int{defaultCutoff, testCutoff} {
+						if n > 100_000 && (grain != defaultCutoff || after%2 == 0) {
+							continue // the long input: a few cases
+						}
+						keys := make([]string, n)
+						for i := range keys {
+							keys[i] = fmt.Sprint(mix(uint64(i)) % 1000)
+						}
+						s := newRecords(keys)
+						var calls atomic.Int64
+						v := func() (v any) {
+							defer func() { v = panicValue(recover()) }()
+							SortByKey(s, func(r record[string]) string {
+								if calls.Add(1) == int64(after)+1 {
+									panic("key gave up")
+								}
+								return r.key
+							}, par.WithPool(pool), par.Grain(grain))
+							return nil
+						}()
+						if v != nil && v != "key gave up" {
+							t.Fatalf("n=%d, panic after %d calls: recovered %v", n, after, v)
+						}
+						if v == nil && calls.Load() > int64(after) {
+							t.Fatalf("n=%d: key panicked on call %d and SortByKey returned", n, after+1)
+						}
+						checkPermutation(t, "panicking key", s, keys, func(a, b string) bool { return a == b })
+					}
+				}
+			}
+		})
+	}
+	if v := func() (v any) {
+		defer func() { v = recover() }()
+		SortByKey([]int{2, 1}, (func(int) int)(nil))
+		return nil
+	}(); v != "sortpar: SortByKey: nil key" {
+		t.Errorf("nil key: panic %v", v)
+	}
+}

@@ -79,8 +79,8 @@ type keyScratch[E any, K any] struct {
 	mu    sync.Mutex
 	free  []*keyWorkspace[E, K]
 	steps []*labeledStep[E, K] // free steps: one is held from a partition until its buckets are sorted
-	b    int // block length
-	leaf int // the longest leaf
+	b     int                  // block length
+	leaf  int                  // the longest leaf
 }
 
 func (s *keyScratch[E, K]) get() *keyWorkspace[E, K] {

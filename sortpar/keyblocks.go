@@ -55,7 +55,7 @@ type keyWorkspace[E any, K any] struct {
 // keyIndex is a key and the position of its element in a leaf.
 type keyIndex[K any] struct {
 	k K
-	i int32
+	i int
 }
 
 // bucketBuf returns the buffer of bucket j.

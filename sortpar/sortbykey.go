@@ -391,7 +391,7 @@ func (ks *keySort[E, K]) leafStrings(ws *keyWorkspace[E, K], data []E) {
 	}
 	pairs := ws.pairs[:m]
 	for i, e := range data {
-		pairs[i] = keyIndex[K]{ks.key(e), int32(i)}
+		pairs[i] = keyIndex[K]{ks.key(e), i}
 	}
 	slices.SortFunc(pairs, func(a, b keyIndex[K]) int { return cmp.Compare(a.k, b.k) })
 	buf := ws.buf[:m]

@@ -23,10 +23,11 @@ import (
 // of s, whatever the length of s; slices of at most a few hundred elements
 // are sorted with a buffer of their own length.
 //
-// key is called from several workers at once, and again for an element
-// each time the element's range is split or sorted: at most w+2 times per
-// element for a w-byte integer or float key, at most 2·(2+8·⌈(ℓ+1)/7⌉) times
-// for a string key of ℓ bytes. The sort is correct whatever key returns:
+// key is called from several workers at once, once per element in each
+// pass over the element's range (a scan, a split, a leaf): at most w+2
+// times per element for a w-byte integer or float key, at most
+// 2+9·(⌊ℓ/7⌋+1) times for a string key of ℓ bytes (a scan and up to eight
+// splits per seven bytes). The sort is correct whatever key returns:
 // if it is not a function of the element (it answers differently from one
 // call to the next), s ends as a permutation of its elements in an
 // unspecified order; if key panics, the panic reaches the caller and s

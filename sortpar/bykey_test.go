@@ -151,7 +151,7 @@ func checkStableByKeyOrdered[K cmp.Ordered](t *testing.T, keys []K, opts []par.O
 func TestSortStableByKeyOrdered(t *testing.T) {
 	special := []float64{math.NaN(), math.Inf(1), math.Inf(-1), 0, math.Copysign(0, -1), 1.5, -1.5}
 	sizes := testSizes(maxTestSize() / 4)
-	withPools(t, func(t *testing.T, pool *core.Pool) {
+	withKeyPools(t, func(t *testing.T, pool *core.Pool) {
 		for _, opts := range [][]par.Option{{par.WithPool(pool), par.Grain(testCutoff)}, {par.WithPool(pool)}} {
 			for _, n := range sizes {
 				rng := rand.New(rand.NewPCG(uint64(n), 5))

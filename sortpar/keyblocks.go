@@ -1,7 +1,9 @@
 package sortpar
 
 import (
+	"runtime"
 	"sync"
+	"sync/atomic"
 
 	"github.com/gofork/gofork/core"
 )
@@ -33,6 +35,56 @@ import (
 // writes its buffered elements back to its free space, so the range holds a
 // permutation of its elements. The permutation and the cleanup call no user
 // code.
+
+// keyRegion is the shared state of one region during the permutation:
+// the protocol of blocks.go's bucketPtrs, kept separate so that each
+// partition can change its own. Labels make the number of writes to a
+// region exactly its bucket's full blocks, so a write never passes the
+// region's last slot.
+type keyRegion struct {
+	// wr packs the write pointer (high 32 bits) and the read pointer (low
+	// 32 bits), in blocks from the range start. Readers decrement r with a
+	// CompareAndSwap that fails when r <= w; writers Add(1<<32). Both stay
+	// within the range's block count, below 2^32.
+	wr atomic.Uint64
+	// reading counts the readers that claimed, or are about to claim, a
+	// slot of the region and have not finished copying it out.
+	reading atomic.Int32
+}
+
+// claimRead takes the block before the read pointer if it is unplaced and
+// returns its index, or -1 if the region has no unplaced block left.
+func (p *keyRegion) claimRead() int {
+	for {
+		old := p.wr.Load()
+		w, r := uint32(old>>32), uint32(old)
+		if r <= w {
+			return -1
+		}
+		if p.wr.CompareAndSwap(old, old-1) { // pairs with the writers' Add
+			return int(r - 1)
+		}
+	}
+}
+
+// claimWrite takes the slot at the write pointer and reports its index and
+// whether it holds an unplaced block (to be swapped out) rather than free
+// space.
+func (p *keyRegion) claimWrite() (slot int, unplaced bool) {
+	v := p.wr.Add(1 << 32) // pairs with the readers' CompareAndSwap
+	w, r := uint32(v>>32)-1, uint32(v)
+	return int(w), w < r
+}
+
+// waitReaders spins until no reader is copying out of the region. A
+// reader holds the count across one block copy only.
+func (p *keyRegion) waitReaders() {
+	for i := 0; p.reading.Load() != 0; i++ { // pairs with the readers' Add(-1)
+		if i >= 16 {
+			runtime.Gosched() // the reader may have been descheduled
+		}
+	}
+}
 
 // keyWorkspace is what one stripe of a SortByKey partition, or one leaf,
 // works in: the buffers, the stripe's state, and the leaf's arrays.
@@ -132,7 +184,7 @@ type labeledStep[E any, K any] struct {
 	ws       []*keyWorkspace[E, K]
 	overflow []E // a block past the range's end goes here
 	starts   [maxBuckets + 1]int
-	ptrs     [maxBuckets]bucketPtrs
+	ptrs     [maxBuckets]keyRegion
 	and, or  [maxBuckets]uint64 // per bucket, over all stripes
 	fail     *failure
 }

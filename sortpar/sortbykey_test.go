@@ -78,6 +78,19 @@ func sameBits[K cmp.Ordered](a, b K) bool {
 	return a == b
 }
 
+// withKeyPools runs f with pools of 1, 2 and 4 workers: the SortByKey
+// tests' worker counts (one worker, as many as the CI machine's cores,
+// more workers than cores).
+func withKeyPools(t *testing.T, f func(t *testing.T, p *core.Pool)) {
+	for _, workers := range []int{1, 2, 4} {
+		t.Run(fmt.Sprintf("p=%d", workers), func(t *testing.T) {
+			p := core.New(core.WithWorkers(workers))
+			defer p.Close()
+			f(t, p)
+		})
+	}
+}
+
 // numberBound is the documented bound on key calls for a w-byte key.
 func numberBound(w int) int { return w + 2 }
 
@@ -95,7 +108,7 @@ func convert[K any](x []int64, f func(int64) K) []K {
 
 func TestSortByKey(t *testing.T) {
 	sizes := testSizes(maxTestSize())
-	withPools(t, func(t *testing.T, pool *core.Pool) {
+	withKeyPools(t, func(t *testing.T, pool *core.Pool) {
 		for g, opts := range [][]par.Option{{par.WithPool(pool), par.Grain(testCutoff)}, {par.WithPool(pool)}} {
 			for p := range patterns {
 				for _, n := range sizes {
@@ -125,7 +138,7 @@ func TestSortByKeySpecialFloats(t *testing.T) {
 	special := []float64{math.NaN(), -math.NaN(), math.Float64frombits(0x7ff8000000000123), math.Inf(1), math.Inf(-1),
 		0, math.Copysign(0, -1), math.MaxFloat64, -math.MaxFloat64, math.SmallestNonzeroFloat64,
 		-math.SmallestNonzeroFloat64, 1, -1}
-	withPools(t, func(t *testing.T, pool *core.Pool) {
+	withKeyPools(t, func(t *testing.T, pool *core.Pool) {
 		opts := []par.Option{par.WithPool(pool), par.Grain(testCutoff)}
 		for _, n := range testSizes(maxTestSize()) {
 			rng := rand.New(rand.NewPCG(uint64(n), 3))
@@ -148,7 +161,7 @@ func TestSortByKeySpecialFloats(t *testing.T) {
 // other, hold zero bytes, or share long prefixes.
 func TestSortByKeyStrings(t *testing.T) {
 	long := strings.Repeat("prefix-", 9) // 63 bytes: nine words
-	withPools(t, func(t *testing.T, pool *core.Pool) {
+	withKeyPools(t, func(t *testing.T, pool *core.Pool) {
 		opts := []par.Option{par.WithPool(pool), par.Grain(testCutoff)}
 		for _, n := range testSizes(maxTestSize() / 4) {
 			rng := rand.New(rand.NewPCG(uint64(n), 4))

@@ -132,9 +132,9 @@ type keyScratch[E any, K any] struct {
 	free  []*keyWorkspace[E, K]
 	steps []*labeledStep[E, K] // free steps: one is held from a partition until its buckets are sorted
 	b     int                  // block length
-	leaf  int                  // the longest leaf
 }
 
+// get returns a free workspace, allocating one if none is free.
 func (s *keyScratch[E, K]) get() *keyWorkspace[E, K] {
 	s.mu.Lock()
 	if n := len(s.free); n > 0 {
@@ -148,6 +148,7 @@ func (s *keyScratch[E, K]) get() *keyWorkspace[E, K] {
 	return &keyWorkspace[E, K]{buf: make([]E, maxBuckets*s.b+3*s.b)}
 }
 
+// put gives ws back.
 func (s *keyScratch[E, K]) put(ws *keyWorkspace[E, K]) {
 	s.mu.Lock()
 	s.free = append(s.free, ws)

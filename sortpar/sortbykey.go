@@ -94,6 +94,11 @@ func (ks *keySort[E, K]) sort(c *config) {
 	n := len(ks.data)
 	if n <= ks.leafMax {
 		ws := &keyWorkspace[E, K]{buf: make([]E, n)}
+		if ks.kw.strings() {
+			ws.pairs = make([]keyIndex[K], n)
+		} else {
+			ws.words, ws.packed, ws.sorted = make([]uint64, n), make([]uint64, n), make([]uint64, n)
+		}
 		func() {
 			defer ks.fail.catch()
 			ks.leaf(ws, ks.data)

@@ -29,10 +29,10 @@ func newRecords[K any](keys []K) []record[K] {
 	return s
 }
 
-// checkPermutation fails unless s holds every record of its input exactly
+// checkRecords fails unless s holds every record of its input exactly
 // once, untorn: each index once, with its own key (equal by bits, compared
 // with same) and check word.
-func checkPermutation[K any](t *testing.T, what string, s []record[K], keys []K, same func(a, b K) bool) {
+func checkRecords[K any](t *testing.T, what string, s []record[K], keys []K, same func(a, b K) bool) {
 	t.Helper()
 	seen := make([]bool, len(keys))
 	for i, r := range s {
@@ -51,7 +51,7 @@ func checkSortedByKey[K cmp.Ordered](t *testing.T, keys []K, bound int, opts []p
 	s := newRecords(keys)
 	calls := make([]atomic.Int32, len(keys))
 	SortByKey(s, func(r record[K]) K { calls[r.idx].Add(1); return r.key }, opts...)
-	checkPermutation(t, fmt.Sprintf("SortByKey[%T]", keys[:0]), s, keys, func(a, b K) bool { return cmp.Compare(a, b) == 0 && sameBits(a, b) })
+	checkRecords(t, fmt.Sprintf("SortByKey[%T]", keys[:0]), s, keys, func(a, b K) bool { return cmp.Compare(a, b) == 0 && sameBits(a, b) })
 	for i := 1; i < len(s); i++ {
 		if cmp.Compare(s[i-1].key, s[i].key) > 0 {
 			t.Fatalf("SortByKey[%T] n=%d: [%d] = %v > [%d] = %v", keys[:0], len(keys), i-1, s[i-1].key, i, s[i].key)
@@ -230,7 +230,7 @@ func TestSortByKeyBadKeys(t *testing.T) {
 
 					s := newRecords(keys)
 					SortByKey(s, func(record[int64]) int64 { return int64(mix(calls.Add(1))) }, opts...)
-					checkPermutation(t, "random int64 key", s, keys, func(a, b int64) bool { return a == b })
+					checkRecords(t, "random int64 key", s, keys, func(a, b int64) bool { return a == b })
 
 					s = newRecords(keys)
 					SortByKey(s, func(r record[int64]) float64 {
@@ -239,7 +239,7 @@ func TestSortByKeyBadKeys(t *testing.T) {
 						}
 						return math.NaN()
 					}, opts...)
-					checkPermutation(t, "flip-flopping float64 key", s, keys, func(a, b int64) bool { return a == b })
+					checkRecords(t, "flip-flopping float64 key", s, keys, func(a, b int64) bool { return a == b })
 
 					if n > 100_000 {
 						continue // string keys cost more than the sort
@@ -249,7 +249,7 @@ func TestSortByKeyBadKeys(t *testing.T) {
 						c := calls.Add(1)
 						return strings.Repeat("x", int(c%13)) + fmt.Sprint(mix(c)%5)
 					}, opts...)
-					checkPermutation(t, "random string key", s, keys, func(a, b int64) bool { return a == b })
+					checkRecords(t, "random string key", s, keys, func(a, b int64) bool { return a == b })
 
 					s = newRecords(keys)
 					SortByKey(s, func(r record[int64]) uint8 {
@@ -258,7 +258,7 @@ func TestSortByKeyBadKeys(t *testing.T) {
 						}
 						return ^uint8(r.key)
 					}, opts...)
-					checkPermutation(t, "flip-flopping uint8 key", s, keys, func(a, b int64) bool { return a == b })
+					checkRecords(t, "flip-flopping uint8 key", s, keys, func(a, b int64) bool { return a == b })
 				}
 			}
 		})
@@ -301,7 +301,7 @@ func TestSortByKeyPanic(t *testing.T) {
 						if v == nil && calls.Load() > int64(after) {
 							t.Fatalf("n=%d: key panicked on call %d and SortByKey returned", n, after+1)
 						}
-						checkPermutation(t, "panicking key", s, keys, func(a, b string) bool { return a == b })
+						checkRecords(t, "panicking key", s, keys, func(a, b string) bool { return a == b })
 					}
 				}
 			}

@@ -1,25 +1,28 @@
 package sortpar
 
 import (
+	"cmp"
 	"math/bits"
-
-	"golang.org/x/exp/constraints"
+	"slices"
 
 	"github.com/gofork/gofork/core"
 	"github.com/gofork/gofork/par"
 )
 
-// SortStableByKey sorts s by key(e), in ascending order of the keys (signed
-// keys ordered as numbers, negative first), keeping elements with equal keys
-// in their original order, in parallel. It is a radix sort (the integer sort
-// of PBBS and ParlayLib) and never compares elements. It takes Sort's
-// options.
+// SortStableByKey sorts s by key(e), in ascending order of the keys,
+// keeping elements with equal keys in their original order, in parallel:
+// the order of slices.SortStableFunc with cmp.Compare on the keys (floats:
+// NaNs first, -0 equal to +0; strings: lexicographic by bytes). For
+// integer and float keys it is a radix sort (the integer sort of PBBS and
+// ParlayLib) and never compares elements; string keys are sorted by the
+// stable mergesort of SortStableFunc. It takes Sort's options.
 //
 // key is called exactly once per element, from several workers at once,
 // before anything moves: if it panics, the panic reaches the caller and s is
-// unchanged. The sort allocates 16 bytes plus one element per element of s:
-// the keys and a buffer for each.
-func SortStableByKey[S ~[]E, E any, K constraints.Integer](s S, key func(E) K, opts ...par.Option) {
+// unchanged. For integer and float keys the sort allocates 16 bytes plus
+// one element per element of s: the keys and a buffer for each; for string
+// keys, 48 bytes (the keys with their positions, twice) plus one element.
+func SortStableByKey[S ~[]E, E any, K cmp.Ordered](s S, key func(E) K, opts ...par.Option) {
 	if key == nil {
 		panic("sortpar: SortStableByKey with a nil key")
 	}
@@ -28,16 +31,18 @@ func SortStableByKey[S ~[]E, E any, K constraints.Integer](s S, key func(E) K, o
 	if n < 2 {
 		return
 	}
-	// Keys are mapped to uint64 so that they order as unsigned numbers:
-	// a signed key is sign-extended and its top bit flipped.
-	var flip uint64
-	if ^K(0) < 0 {
-		flip = 1 << 63
+	kw := newKeyWords[K]()
+	if kw.strings() {
+		sortStableByStringKey([]E(s), key, &c)
+		return
 	}
+	// Keys are mapped to uint64 words that order as unsigned numbers the
+	// way cmp.Compare orders the keys (see keyword.go): equal keys, and
+	// only those, get equal words.
 	keys := make([]uint64, n)
 	extract := func(lo, hi int) (first, diff uint64) {
 		for i, e := range s[lo:hi] {
-			keys[lo+i] = uint64(key(e)) ^ flip
+			keys[lo+i] = kw.word(key(e), 0)
 		}
 		first = keys[lo]
 		for _, k := range keys[lo+1 : hi] {
@@ -262,4 +267,38 @@ func insertionKV[E any](keys []uint64, elems []E) {
 		}
 		keys[j], elems[j] = k, e
 	}
+}
+
+// sortStableByStringKey is SortStableByKey for string keys: the keys are
+// read once, in parallel, with their positions; the (key, position) pairs
+// are sorted stably by key; the elements are gathered in that order into a
+// buffer and copied back.
+func sortStableByStringKey[E any, K cmp.Ordered](s []E, key func(E) K, c *config) {
+	n := len(s)
+	pairs := make([]keyIndex[K], n)
+	buf := make([]E, n)
+	k := chunks(n, c.grain, c.pool.Workers())
+	c.pool.Run(func(w *core.Worker) {
+		parFor(w, k, func(_ *core.Worker, i int) {
+			lo, hi := chunkBounds(n, k, i)
+			for j := lo; j < hi; j++ {
+				pairs[j] = keyIndex[K]{key(s[j]), j}
+			}
+		})
+	})
+	byKey := func(a, b keyIndex[K]) int { return cmp.Compare(a.k, b.k) }
+	if n < c.stableMin || c.pool.Workers() == 1 {
+		slices.SortStableFunc(pairs, byKey)
+	} else {
+		sortStableFunc(pairs, byKey, c)
+	}
+	c.pool.Run(func(w *core.Worker) {
+		parFor(w, k, func(_ *core.Worker, i int) {
+			lo, hi := chunkBounds(n, k, i)
+			for j := lo; j < hi; j++ {
+				buf[j] = s[pairs[j].i]
+			}
+		})
+	})
+	copy(s, buf)
 }

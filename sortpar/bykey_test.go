@@ -2,7 +2,11 @@ package sortpar
 
 import (
 	"cmp"
+	"fmt"
+	"math"
+	"math/rand/v2"
 	"slices"
+	"strings"
 	"sync/atomic"
 	"testing"
 
@@ -117,4 +121,55 @@ func TestSortStableByKeyPanic(t *testing.T) {
 	}(); v != "sortpar: SortStableByKey with a nil key" {
 		t.Errorf("nil key: panic %v", v)
 	}
+}
+
+// checkStableByKeyOrdered sorts (key, index) records with keys by
+// SortStableByKey and compares with slices.SortStableFunc on cmp.Compare,
+// to the bit (-0 and +0 keep their input order).
+func checkStableByKeyOrdered[K cmp.Ordered](t *testing.T, keys []K, opts []par.Option) {
+	t.Helper()
+	s := make([]keyed[K], len(keys))
+	for i, k := range keys {
+		s[i] = keyed[K]{k, i}
+	}
+	want := slices.Clone(s)
+	slices.SortStableFunc(want, func(a, b keyed[K]) int { return cmp.Compare(a.key, b.key) })
+	var calls atomic.Int64
+	SortStableByKey(s, func(e keyed[K]) K { calls.Add(1); return e.key }, opts...)
+	for i := range s {
+		if s[i].idx != want[i].idx {
+			t.Fatalf("%T n=%d: [%d] = %v, want %v", keys[:0], len(keys), i, s[i], want[i])
+		}
+	}
+	if got := calls.Load(); len(keys) >= 2 && got != int64(len(keys)) {
+		t.Fatalf("%T n=%d: key called %d times", keys[:0], len(keys), got)
+	}
+}
+
+// TestSortStableByKeyOrdered covers the keys beyond integers: floats with
+// NaNs, infinities and both zeros, and strings.
+func TestSortStableByKeyOrdered(t *testing.T) {
+	special := []float64{math.NaN(), math.Inf(1), math.Inf(-1), 0, math.Copysign(0, -1), 1.5, -1.5}
+	sizes := testSizes(maxTestSize() / 4)
+	withKeyPools(t, func(t *testing.T, pool *core.Pool) {
+		for _, opts := range [][]par.Option{{par.WithPool(pool), par.Grain(testCutoff)}, {par.WithPool(pool)}} {
+			for _, n := range sizes {
+				rng := rand.New(rand.NewPCG(uint64(n), 5))
+				f := make([]float64, n)
+				f32 := make([]float32, n)
+				str := make([]string, n)
+				for i := range f {
+					f[i] = special[rng.IntN(len(special))]
+					if rng.IntN(3) == 0 {
+						f[i] = float64(rng.IntN(100)) - 50
+					}
+					f32[i] = float32(f[i])
+					str[i] = strings.Repeat("ab", rng.IntN(4)) + fmt.Sprint(rng.IntN(50))
+				}
+				checkStableByKeyOrdered(t, f, opts)
+				checkStableByKeyOrdered(t, f32, opts)
+				checkStableByKeyOrdered(t, str, opts)
+			}
+		}
+	})
 }

@@ -84,7 +84,13 @@
 //     slices one after another allocates a few hundred bytes a sort.
 //   - SortStable and SortStableFunc allocate one buffer of len(x) elements
 //     (SortStable on integers and strings is Sort, in place).
-//   - SortStableByKey allocates 16 bytes plus one element per element.
+//   - SortByKey works in place: besides the slice, workspaces of 256
+//     blocks of 2 KiB (one block more) and the leaves' arrays, roughly one
+//     per worker, and one byte per block of the slice for the labels
+//     below. Slices no longer than a leaf are sorted with a buffer of their
+//     length.
+//   - SortStableByKey allocates 16 bytes plus one element per element
+//     (string keys: 48 bytes plus one element).
 //   - Merge, MergeFunc, Compact, CompactFunc, IsSorted and IsSortedFunc
 //     allocate O(workers) bookkeeping only.
 //
@@ -115,7 +121,41 @@
 //     scatter in chunks, in parallel (each chunk stably into its own slots),
 //     the 256 buckets are sorted in parallel, ranges of at most 32 elements
 //     are insertion sorted. Work O(w·n) for the w key bytes that vary (at
-//     most 8), span O(w·(log n + cutoff)).
+//     most 8), span O(w·(log n + cutoff)). Integer and float keys take the
+//     words of SortByKey (below); string keys are read once with their
+//     positions, the pairs sorted by the stable mergesort, and the elements
+//     gathered in that order through a buffer.
+//
+// # Sorting by key
+//
+// SortByKey sorts records by a field without comparing them: a
+// most-significant-digit radix sort on words computed from the keys
+// (integers and floats: one 64-bit word that orders as cmp.Compare orders
+// the keys, NaNs first and -0 equal to +0; strings: one word per seven
+// bytes, with the count of bytes left in the low byte, so that a prefix
+// comes first). A scan reads every key once: it returns a sorted slice
+// as it is, reverses a non-increasing one, and finds the bits that vary
+// (for strings, the prefix every key shares). A range longer than a leaf
+// is split into 256 buckets on the eight highest bits of its word that
+// vary, by the in-place block partition above (with every worker on long
+// ranges), and the buckets are sorted in parallel; the classification
+// also ANDs and ORs each bucket's words, so a bucket knows which of its
+// bits still vary, or that its keys are all equal, with no pass of its
+// own. Ranges of at most a few hundred elements are leaves: their words
+// and positions go to a workspace, are sorted there (a counting pass on
+// the top byte and an insertion pass, pdqsort if that would move too
+// much), and the elements are gathered in that order through a buffer.
+//
+// The key is called once per element in each pass that reads the
+// element's range (the scan, each split, the leaf), never to find the
+// bucket of an element already classified: the partition records the
+// bucket of every block it writes back in a label, one byte per block of
+// the slice, and the permutation moves blocks by their labels. The counts,
+// the labels and the permutation therefore always agree, whatever the key
+// returns: a key that is not a function of the element (random answers,
+// answers that change between calls) yields a permutation of the input in
+// some order, and a key that panics leaves a permutation behind (the
+// stripes put their buffered elements back, as for a comparator's panic).
 //
 // # Comparison functions
 //

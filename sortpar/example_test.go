@@ -59,3 +59,18 @@ func ExampleIsSortedFunc() {
 	}))
 	// Output: false true
 }
+
+func ExampleSortByKey() {
+	type order struct {
+		id    string
+		total float64
+	}
+	orders := []order{{"o-17", 42.5}, {"o-3", math.NaN()}, {"o-8", 7}, {"o-11", 99.9}}
+	sortpar.SortByKey(orders, func(o order) float64 { return o.total }) // NaN first, as cmp.Compare orders
+	fmt.Println(orders)
+	sortpar.SortByKey(orders, func(o order) string { return o.id })
+	fmt.Println(orders)
+	// Output:
+	// [{o-3 NaN} {o-8 7} {o-17 42.5} {o-11 99.9}]
+	// [{o-11 99.9} {o-17 42.5} {o-3 NaN} {o-8 7}]
+}

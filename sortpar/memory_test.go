@@ -4,6 +4,7 @@ import (
 	"runtime"
 	"slices"
 	"testing"
+	"unsafe"
 
 	"github.com/gofork/gofork/core"
 	"github.com/gofork/gofork/par"
@@ -74,5 +75,40 @@ func TestSmallSortsReuseTheirBuffer(t *testing.T) {
 		if limit := uint64(8*n) / 2; per > limit {
 			t.Errorf("n = %d: a sort allocated %d bytes, more than half the slice (%d bytes): its buffer was not reused", n, per, limit)
 		}
+	}
+}
+
+// TestSortByKeyMemory checks that SortByKey works in place: sorting 10^7
+// random 32-byte records by an int64 field on two workers allocates at
+// most 2 % of the slice, counted by the runtime's allocation total. The
+// 320 MB input is too much for -short and 32-bit runs.
+func TestSortByKeyMemory(t *testing.T) {
+	if raceEnabled || testing.Short() || unsafe.Sizeof(uintptr(0)) < 8 {
+		t.Skip("needs 320 MB and no race detector")
+	}
+	type rec struct{ id, a, b, c int64 }
+	n := 10_000_000
+	x := make([]rec, n)
+	r := xorshift(7)
+	for i := range x {
+		v := int64(r.Next())
+		x[i] = rec{v, v ^ 1, v ^ 2, v ^ 3}
+	}
+	pool := core.New(core.WithWorkers(2))
+	defer pool.Close()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	SortByKey(x, func(e rec) int64 { return e.id }, par.WithPool(pool))
+	runtime.ReadMemStats(&after)
+	for i := 1; i < n; i++ {
+		if x[i-1].id > x[i].id || x[i].a != x[i].id^1 || x[i].c != x[i].id^3 {
+			t.Fatalf("[%d] = %v after [%d] = %v: not sorted or torn", i, x[i], i-1, x[i-1])
+		}
+	}
+	alloc := after.TotalAlloc - before.TotalAlloc
+	size := uint64(n) * uint64(unsafe.Sizeof(rec{}))
+	t.Logf("SortByKey of %d 32-byte records allocated %d bytes (%.2f %% of the slice)", n, alloc, 100*float64(alloc)/float64(size))
+	if limit := size / 50; alloc > limit {
+		t.Fatalf("SortByKey of %d records allocated %d bytes, more than 2 %% of the slice (%d)", n, alloc, limit)
 	}
 }

@@ -186,6 +186,9 @@ type workspace[E any] struct {
 	// labelBuf is the label array a step led by this workspace uses,
 	// kept for the next step it leads.
 	labelBuf []uint8
+	// words is SortByKey's masks of the stripe's buckets (keyblocks.go),
+	// made on first use.
+	words *wordMasks
 
 	// Leader state (the workspace of stripe 0), for the whole step.
 	starts [maxBuckets + 1]int

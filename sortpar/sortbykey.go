@@ -55,10 +55,9 @@ type keySort[E any, K cmp.Ordered] struct {
 	data    []E
 	key     func(E) K
 	kw      keyWords[K]
-	labels  []uint8 // one per block slot of data (see keyblocks.go)
-	b       int     // block length
-	leafMax int     // ranges this short are sorted as leaves
-	stripe  int     // partitions take one stripe per this many elements (and per worker)
+	b       int // block length
+	leafMax int // ranges this short are sorted as leaves
+	stripe  int // partitions take one stripe per this many elements (and per worker)
 	grain   int
 	workers int
 	scratch keyScratch[E, K]
@@ -82,7 +81,8 @@ func newKeySort[E any, K cmp.Ordered](s []E, key func(E) K, c *config) *keySort[
 		ks.leafMax = max(c.cutoff/4, 2)
 	}
 	ks.leafMax = min(ks.leafMax, maxBuckets*b)
-	ks.scratch.b = b
+	ks.scratch.parts = newScratch[E](b)
+	ks.scratch.leafMax = ks.leafMax
 	return ks
 }
 
@@ -93,7 +93,7 @@ func (ks *keySort[E, K]) word(e E, d int) uint64 { return ks.kw.word(ks.key(e), 
 func (ks *keySort[E, K]) sort(c *config) {
 	n := len(ks.data)
 	if n <= ks.leafMax {
-		ws := &keyWorkspace[E, K]{buf: make([]E, n)}
+		ws := &keyLeafSpace[E, K]{buf: make([]E, n)}
 		if ks.kw.strings() {
 			ws.pairs = make([]keyIndex[K], n)
 		} else {
@@ -105,7 +105,6 @@ func (ks *keySort[E, K]) sort(c *config) {
 		}()
 		return
 	}
-	ks.labels = make([]uint8, n/ks.b+1)
 	c.pool.Run(func(w *core.Worker) {
 		sc := ks.scan(w, 0, n, 0)
 		switch {
@@ -247,12 +246,12 @@ func (ks *keySort[E, K]) sortRange(w *core.Worker, lo, hi, depth int, vary, word
 			continue
 		}
 		if hi-lo <= ks.leafMax {
-			ws := ks.scratch.get()
+			ls := ks.scratch.leaf()
 			func() {
 				defer ks.fail.catch()
-				ks.leaf(ws, ks.data[lo:hi])
+				ks.leaf(ls, ks.data[lo:hi])
 			}()
-			ks.scratch.put(ws)
+			ks.scratch.putLeaf(ls)
 			return
 		}
 		break
@@ -261,49 +260,57 @@ func (ks *keySort[E, K]) sortRange(w *core.Worker, lo, hi, depth int, vary, word
 	// vary on (not on a byte boundary: float keys vary in few bits of their
 	// top bytes).
 	shift := uint(max(bits.Len64(vary)-8, 0))
-	p := ks.partition(w, lo, hi, depth, shift)
-	if p == nil {
+	kb := ks.partition(w, lo, hi, depth, shift)
+	if kb == nil {
 		return
 	}
 	below := uint64(1)<<shift - 1
 	parFor(w, maxBuckets, func(w *core.Worker, j int) {
-		if blo, bhi := lo+p.starts[j], lo+p.starts[j+1]; bhi-blo > 1 {
-			ks.sortRange(w, blo, bhi, depth, (p.and[j]^p.or[j])&below, p.and[j])
+		if blo, bhi := lo+kb.starts[j], lo+kb.starts[j+1]; bhi-blo > 1 {
+			ks.sortRange(w, blo, bhi, depth, (kb.and[j]^kb.or[j])&below, kb.and[j])
 		}
 	})
-	ks.scratch.putStep(p)
+	ks.scratch.putBuckets(kb)
 }
 
 // partition splits [lo, hi) into buckets by the byte at shift of word depth
-// of its keys, with one stripe per ks.stripe elements (at most one per
-// worker). It returns the step, whose starts and masks describe the
-// buckets, to be given back once they are sorted; or nil if key panicked.
-func (ks *keySort[E, K]) partition(w *core.Worker, lo, hi, depth int, shift uint) *labeledStep[E, K] {
+// of its keys (blocks.go's partition step with classifyWords), with one
+// stripe per ks.stripe elements (at most one per worker). It returns the
+// buckets' starts and masks, to be given back once they are sorted; or nil
+// if key panicked.
+func (ks *keySort[E, K]) partition(w *core.Worker, lo, hi, depth int, shift uint) *keyBuckets {
 	n := hi - lo
 	t := max(1, min(ks.workers, n/ks.stripe))
-	p := ks.scratch.getStep()
-	p.data, p.base, p.labels, p.b, p.fail = ks.data[lo:hi], lo, ks.labels, ks.b, &ks.fail
-	p.ws = slices.Grow(p.ws[:0], t)[:t]
+	data := ks.data[lo:hi]
+	p := &partitionStep[E]{data: data, k: maxBuckets, b: ks.b, ws: make([]*workspace[E], t), fail: &ks.fail}
 	for s := range p.ws {
-		p.ws[s] = ks.scratch.get()
+		p.ws[s] = ks.scratch.parts.get()
 	}
-	p.overflow = p.ws[0].overflowBlock(ks.b)
-	ok := p.run(w, func(e E) uint64 { return ks.word(e, depth) }, shift)
-	for s, ws := range p.ws {
-		ks.scratch.put(ws)
-		p.ws[s] = nil
+	word := func(e E) uint64 { return ks.word(e, depth) }
+	ok := p.run(w, func(w *core.Worker, ws *workspace[E]) {
+		classifyWords(w, ws, data, ks.b, word, shift)
+	})
+	var kb *keyBuckets
+	if ok {
+		kb = ks.scratch.bucketsRecord()
+		kb.starts = p.ws[0].starts
+		kb.reset()
+		for _, ws := range p.ws {
+			for j := range maxBuckets {
+				kb.and[j] &= ws.words.and[j]
+				kb.or[j] |= ws.words.or[j]
+			}
+		}
 	}
-	p.data, p.overflow = nil, nil
-	if !ok {
-		ks.scratch.putStep(p)
-		return nil
+	for _, ws := range p.ws {
+		ks.scratch.parts.put(ws)
 	}
-	return p
+	return kb
 }
 
 // leaf sorts data (at most ks.leafMax elements) by its keys, calling key
 // once per element before it moves any.
-func (ks *keySort[E, K]) leaf(ws *keyWorkspace[E, K], data []E) {
+func (ks *keySort[E, K]) leaf(ws *keyLeafSpace[E, K], data []E) {
 	m := len(data)
 	if ks.kw.strings() {
 		ks.leafStrings(ws, data)
@@ -390,7 +397,7 @@ func sortPacked(a, tmp []uint64, width int) []uint64 {
 
 // leafStrings is leaf for string keys: the keys and positions are sorted
 // by comparison.
-func (ks *keySort[E, K]) leafStrings(ws *keyWorkspace[E, K], data []E) {
+func (ks *keySort[E, K]) leafStrings(ws *keyLeafSpace[E, K], data []E) {
 	m := len(data)
 	if cap(ws.pairs) < m {
 		ws.pairs = make([]keyIndex[K], max(m, ks.leafMax))

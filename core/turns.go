@@ -1,7 +1,6 @@
 package core
 
 import (
-	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -15,21 +14,31 @@ import (
 // already waiting, instead of running again on the processor it holds
 // while they wait for the scheduler to preempt it.
 //
-// A turn lasts at most turnSlice: a holder whose root has run that long
-// (a big job, a root that blocks, a root that waits for another caller's
-// root) stops counting, and the next caller in the queue gets its turn at
-// once. So a small root waits for a big one at most turnSlice, and a root
-// that needs another caller's root to finish cannot deadlock with it. The
-// queue's timer (time.AfterFunc, no goroutine while it waits) ends the
+// A turn runs out: a holder whose root has run for the turn's slice (a big
+// job, a root that blocks, a root that waits for another caller's root)
+// stops counting, and the next caller in the queue gets its turn at once.
+// So a small root waits for a big one at most a slice, and a root that
+// needs another caller's root to finish cannot deadlock with it. The
+// queue's timer (time.AfterFunc: no goroutine while it waits) ends the
 // turns that ran out while callers wait.
+//
+// The slice follows the roots: it is turnsPerSlice times the mean time of
+// the recent turns that ended before running out, between minTurnSlice
+// and maxTurnSlice. Callers of roots of about one size are served in turn
+// whatever that size and however loaded the machine (a root that takes
+// 2 ms alone takes 6 ms on a machine three times oversubscribed, and would
+// run out a fixed slice of 4 ms), while a big root among small ones runs
+// out after a few of the small ones' times.
 
-// turnSlice is how long a turn lasts. It is longer than a mid-sized root
-// (a sort of a few hundred thousand elements on a few workers takes a
-// millisecond or two), so that callers of such roots are served in turn,
-// and shorter than the scheduler's 10 ms preemption slice, so that a small
-// root waits less for a big one than its goroutine would wait for a
-// processor held by a plain goroutine.
-const turnSlice = 4 * time.Millisecond
+// The bounds of a turn's slice. minTurnSlice is a few times what a timer
+// and a wake-up cost; maxTurnSlice is twice the scheduler's 10 ms
+// preemption slice, so that a small root waits for a big one about as
+// long as a goroutine waits for a processor held by a plain goroutine.
+const (
+	minTurnSlice  = time.Millisecond
+	maxTurnSlice  = 20 * time.Millisecond
+	turnsPerSlice = 4
+)
 
 // Turn states of a guest record (guestTurn.state).
 const (
@@ -58,8 +67,12 @@ type turnQueue struct {
 	head, tail *Worker     // the waiting guests, oldest first; guarded by mu
 	timer      *time.Timer // created on first need; guarded by mu
 	armed      bool        // the timer is set and has not fired; guarded by mu
-	// slice is how long a turn lasts (turnSlice; tests set it before the
-	// pool's first Run).
+	// mean is the moving mean of the turns that ended before running out,
+	// in ns: each new one weighs 1/8. Updated without a lock (a lost
+	// update only ages the mean a little).
+	mean atomic.Int64
+	// slice, if set, is how long a turn lasts instead (tests set it
+	// before the pool's first Run).
 	slice time.Duration
 }
 
@@ -119,9 +132,6 @@ func (p *Pool) takeTurn(g *Worker) {
 // time-slice them.
 func (p *Pool) turnLimit() int32 { return min(p.limit.Load(), int32(numCPU)) }
 
-// numCPU is the number of CPUs the process may run on, read at start.
-var numCPU = runtime.NumCPU()
-
 // startTurn marks g as holding a turn counted in held.
 func (p *Pool) startTurn(g *Worker) {
 	g.guestRec.turn.since.Store(p.now())
@@ -138,6 +148,8 @@ func (p *Pool) endTurn(g *Worker) {
 		return
 	}
 	q := &p.guests.turns
+	m := q.mean.Load()
+	q.mean.Store(m + (p.now()-t.since.Load()-m)/8)
 	if s := q.state.Load(); s>>32 == 0 && q.state.CompareAndSwap(s, s-1) {
 		return
 	}
@@ -197,14 +209,15 @@ func (q *turnQueue) armTurnTimer(p *Pool) {
 	q.timer.Reset(due)
 }
 
+// turnSlice returns how long a turn lasts now.
 func (q *turnQueue) turnSlice() time.Duration {
 	if q.slice > 0 {
 		return q.slice
 	}
-	return turnSlice
+	return min(max(turnsPerSlice*time.Duration(q.mean.Load()), minTurnSlice), maxTurnSlice)
 }
 
-// expireTurns, the queue's timer, ends the turns held for turnSlice or
+// expireTurns, the queue's timer, ends the turns held for their slice or
 // longer, gives them to the waiting callers, and sets the timer again if
 // callers still wait.
 func (p *Pool) expireTurns() {

@@ -7,8 +7,8 @@ import (
 )
 
 // Turns (DESIGN.md, "Callers served in turn"). Roots run from outside the
-// pool (guests) take turns: at most the pool's limit of them hold a turn
-// at once, and a caller that finds every turn held queues, first come,
+// pool (guests) take turns: at most turnLimit of them (the pool's limit,
+// or the CPUs if fewer) hold a turn at once, and a caller that finds every turn held queues, first come,
 // first served, and parks until a holder hands it its turn. So a caller
 // whose root ends and who calls Run again at once goes behind those
 // already waiting, instead of running again on the processor it holds

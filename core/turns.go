@@ -123,7 +123,7 @@ func (p *Pool) takeTurn(g *Worker) {
 	p.admitTurns() // the limit may have grown: serve the queue first
 	q.armTurnTimer(p)
 	q.mu.Unlock()
-	<-g.guestRec.turn.ready // pairs with the send in handTurn: g holds the turn, and it is marked
+	<-g.guestRec.turn.ready // pairs with the send in admitTurns: g holds the turn, and it is marked
 }
 
 // turnLimit is how many turns there are: the pool's limit, or the CPUs
@@ -181,7 +181,7 @@ func (p *Pool) admitTurns() {
 		}
 		g.guestRec.turn.next = nil
 		p.startTurn(g)
-		g.guestRec.turn.ready <- struct{}{} // handTurn: buffered, and g waits for exactly one
+		g.guestRec.turn.ready <- struct{}{} // buffered, and g waits for exactly one
 	}
 }
 

@@ -69,7 +69,7 @@ func (p *Pool) runGuest(root func(*Worker)) {
 	register(g, cg)
 	g.lane.Store(g)
 	g.roots++
-	p.noteRootWait(p.now() - start)
+	p.noteRootWait(g.guestRec.turn.since.Load() - start) // its turn began when its root could start
 	runInline(g, root) // the task boundary; a panic goes on as a *PanicError
 }
 

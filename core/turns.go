@@ -53,6 +53,7 @@ const (
 	turnNone    uint32 = iota // holds no turn
 	turnHeld                  // holds a turn, counted in turnQueue's held
 	turnExpired               // its turn ran out (expireTurns): no longer counted
+	turnFree                  // a short root's turn, taken without a queue and not counted
 )
 
 // turnQueue is a pool's turns: the count of turns held, the queue of
@@ -104,11 +105,10 @@ func turnCounts(s uint64) (held, waiting int32) { return int32(uint32(s)), int32
 func (p *Pool) takeTurn(g *Worker) {
 	q := &p.guests.turns
 	if !q.queueShort && q.mean.Load() < int64(minQueuedTurn) {
-		// Short roots: no queue (see minQueuedTurn). The turn counts,
-		// beyond the limit if need be, so that callers waiting for longer
-		// roots wait for it to end or run out.
-		q.state.Add(1)
-		p.startTurn(g)
+		// Short roots: no queue, and no count (see minQueuedTurn); only
+		// its time goes into the mean.
+		g.guestRec.turn.since.Store(p.now())
+		g.guestRec.turn.state.Store(turnFree)
 		return
 	}
 	limit := p.turnLimit()
@@ -161,11 +161,17 @@ func (p *Pool) startTurn(g *Worker) {
 // (expireTurns) was already given back.
 func (p *Pool) endTurn(g *Worker) {
 	t := &g.guestRec.turn
+	q := &p.guests.turns
+	if t.state.Load() == turnFree { // only its owner and expireTurns read it, and expireTurns skips it
+		t.state.Store(turnNone)
+		m := q.mean.Load()
+		q.mean.Store(m + (p.now()-t.since.Load()-m)/8)
+		return
+	}
 	if !t.state.CompareAndSwap(turnHeld, turnNone) { // pairs with expireTurns's CAS: one of them gives the turn back
 		t.state.Store(turnNone) // expired: nothing to give back
 		return
 	}
-	q := &p.guests.turns
 	m := q.mean.Load()
 	q.mean.Store(m + (p.now()-t.since.Load()-m)/8)
 	if s := q.state.Load(); s>>32 == 0 && q.state.CompareAndSwap(s, s-1) {

@@ -69,7 +69,8 @@ func (p *Pool) runGuest(root func(*Worker)) {
 	register(g, cg)
 	g.lane.Store(g)
 	g.roots++
-	p.noteRootWait(g.guestRec.turn.since.Load() - start) // its turn began when its root could start
+	// Its turn's start is when its root could start: no second clock read.
+	p.noteRootWait(g.guestRec.turn.since.Load() - start)
 	runInline(g, root) // the task boundary; a panic goes on as a *PanicError
 }
 

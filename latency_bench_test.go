@@ -106,3 +106,49 @@ func BenchmarkRunEmpty(b *testing.B) {
 		})
 	})
 }
+
+// BenchmarkCallersInTurn runs the callers-in-turn program of package
+// serverload (core's DESIGN.md, "Callers served in turn"): 8 or 64
+// goroutines each sort 200 k int64 with sortpar.Sort, back to back, for
+// 3 s (0.5 s with -short), on one pool; the goroutines variant sorts with
+// slices.Sort on the same goroutines. It reports the requests' p50, p99
+// and mean latency, p99/mean, and the requests per second. Run it with
+// -benchtime 1x (one op is one whole program); the target is p99/mean <=
+// 2.5 and the gofork variant's requests per second >= 2.5 x the
+// goroutines variant's.
+func BenchmarkCallersInTurn(b *testing.B) {
+	for _, callers := range []int{8, 64} {
+		for _, variant := range []string{"gofork", "goroutines"} {
+			b.Run(fmt.Sprintf("callers=%d/%s", callers, variant), func(b *testing.B) {
+				cfg := serverload.TurnsConfig{Callers: callers, Size: 200_000, Duration: 3 * time.Second}
+				if testing.Short() {
+					cfg.Duration = 500 * time.Millisecond
+				}
+				var all serverload.TurnsResult
+				for b.Loop() {
+					var pool *core.Pool
+					if variant == "gofork" {
+						pool = core.New()
+						cfg.Pool = pool
+					}
+					res, err := serverload.RunTurns(cfg)
+					if pool != nil {
+						pool.Close()
+					}
+					if err != nil {
+						b.Fatal(err)
+					}
+					all.Latency = append(all.Latency, res.Latency...)
+					all.Elapsed += res.Elapsed
+				}
+				slices.Sort(all.Latency)
+				mean := all.Mean()
+				b.ReportMetric(float64(all.Quantile(0.5).Nanoseconds())/1e6, "p50-ms")
+				b.ReportMetric(float64(all.Quantile(0.99).Nanoseconds())/1e6, "p99-ms")
+				b.ReportMetric(float64(mean.Nanoseconds())/1e6, "mean-ms")
+				b.ReportMetric(float64(all.Quantile(0.99))/float64(max(mean, 1)), "p99/mean")
+				b.ReportMetric(all.Throughput(), "req/s")
+			})
+		}
+	}
+}

@@ -94,7 +94,11 @@
 // pool always makes progress, up to WithMaxSpares spares at once.
 //
 // A pool made without WithWorkers, Default included, runs GOMAXPROCS
-// workers and follows GOMAXPROCS when it changes, from the next Run on.
+// workers and follows GOMAXPROCS when it changes, from the next Run on, up
+// to the CPUs the process may run on (runtime.NumCPU): above them, more
+// workers would only be time-sliced by the operating system. Roots run
+// from outside take turns, first come, first served, so that a caller that
+// calls Run again at once does not get ahead of callers already waiting.
 //
 // A root submitted by Run waits for a worker at most until a busy worker
 // reaches a poll point (Poll, Share, a stolen join, a par block) after a

@@ -44,12 +44,15 @@ type guestTable struct {
 	// claimed (claim != nil). Written under sleep.mu; read without it by
 	// takeGuest, to skip the lock when no place can be had.
 	places atomic.Int32
+	// turns are the turns guests take to run their roots (turns.go).
+	turns turnQueue
 }
 
 // guestRecord is the state of a guest record.
 type guestRecord struct {
 	taken atomic.Bool // a caller runs a root with it; set by takeGuest's CAS, cleared by releaseGuest
 	lent  *Worker     // the regular worker whose place it holds or claimed; owner only
+	turn  guestTurn   // its turn to run a root (turns.go)
 }
 
 // runGuest runs root on the calling goroutine, which is not a task of any
@@ -66,7 +69,8 @@ func (p *Pool) runGuest(root func(*Worker)) {
 	register(g, cg)
 	g.lane.Store(g)
 	g.roots++
-	p.noteRootWait(p.now() - start)
+	// Its turn's start is when its root could start: no second clock read.
+	p.noteRootWait(g.guestRec.turn.since.Load() - start)
 	defer endTrace(traceRoot())
 	runInline(g, root) // the task boundary; a panic goes on as a *PanicError; the caller's labels mark the root's frames
 }
@@ -95,6 +99,7 @@ func (p *Pool) takeGuest(cg uintptr) *Worker {
 	if since := g.stats.sleepingSince.Swap(0); since != 0 {
 		g.stats.idleNanos.Add(time.Now().UnixNano() - since) // Stats: a free guest record is idle
 	}
+	p.takeTurn(g) // before it takes a place: a caller waiting for its turn holds none
 	if p.sleep.sleeping() != 0 || p.guests.places.Load() < p.limit.Load() {
 		s := &p.sleep
 		s.mu.Lock()
@@ -113,6 +118,7 @@ func (p *Pool) newGuest() *Worker {
 	defer p.growMu.Unlock()
 	g := p.newWorker(guestWorker)
 	g.guestRec.taken.Store(true)
+	g.guestRec.turn.ready = make(chan struct{}, 1)
 	var all []*Worker
 	if old := p.guests.all.Load(); old != nil {
 		all = append(all, *old...)
@@ -141,6 +147,7 @@ func (p *Pool) releaseGuest(g *Worker) {
 	g.dq.releaseFrames(0)
 	g.publish()
 	g.stats.sleepingSince.Store(time.Now().UnixNano())
+	p.endTurn(g)                  // after giveBack: the caller it hands its turn to finds the place free
 	g.guestRec.taken.Store(false) // after every write to the record: the next taker's CAS pairs with it
 	p.exit()                      // last: Close may return once it has run
 }

@@ -8,10 +8,14 @@ import (
 
 // TestLimitFollowsGOMAXPROCS: a pool made without WithWorkers grows and
 // parks workers as GOMAXPROCS moves; Stats marks the parked ones; RunOn
-// still reaches a parked worker; the fork and join results stay right.
+// still reaches a parked worker; the fork and join results stay right. It
+// counts 8 CPUs, so that GOMAXPROCS up to 4 is followed on any machine
+// (TestLimitCappedByCPUs has the cap).
 func TestLimitFollowsGOMAXPROCS(t *testing.T) {
 	old := runtime.GOMAXPROCS(0)
 	defer runtime.GOMAXPROCS(old)
+	defer func(n int) { numCPU = n }(numCPU)
+	numCPU = 8
 	runtime.GOMAXPROCS(3)
 	pool := New()
 	defer pool.Close()
@@ -65,5 +69,34 @@ func TestLimitFollowsGOMAXPROCS(t *testing.T) {
 	Run(fixed, func(w *Worker) int { return 0 })
 	if fixed.Workers() != 2 {
 		t.Fatalf("WithWorkers(2) pool runs %d workers at GOMAXPROCS 1", fixed.Workers())
+	}
+}
+
+// TestLimitCappedByCPUs: a pool that follows GOMAXPROCS runs at most as
+// many workers as the process has CPUs (here counted as 2), at start and
+// as GOMAXPROCS grows past them; its turns are capped too; one made
+// WithWorkers keeps its n, and its turns are capped by the CPUs.
+func TestLimitCappedByCPUs(t *testing.T) {
+	old := runtime.GOMAXPROCS(0)
+	defer runtime.GOMAXPROCS(old)
+	defer func(n int) { numCPU = n }(numCPU)
+	numCPU = 2
+	runtime.GOMAXPROCS(6)
+	pool := New()
+	defer pool.Close()
+	fixed := New(WithWorkers(4))
+	defer fixed.Close()
+	for _, procs := range []int{6, 1, 8, 2} {
+		runtime.GOMAXPROCS(procs)
+		if got := Run(pool, func(w *Worker) int { return fib(w, 18) }); got != fibSerial(18) {
+			t.Fatalf("GOMAXPROCS(%d): fib(18) = %d", procs, got)
+		}
+		if want := min(procs, 2); pool.Workers() != want || pool.turnLimit() != int32(want) {
+			t.Fatalf("GOMAXPROCS(%d) on 2 CPUs: Workers() %d, %d turns; want %d", procs, pool.Workers(), pool.turnLimit(), want)
+		}
+		Run(fixed, func(w *Worker) int { return 0 })
+		if fixed.Workers() != 4 || fixed.turnLimit() != 2 {
+			t.Fatalf("GOMAXPROCS(%d) on 2 CPUs: WithWorkers(4) pool has %d workers, %d turns; want 4 and 2", procs, fixed.Workers(), fixed.turnLimit())
+		}
 	}
 }

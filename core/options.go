@@ -2,7 +2,6 @@ package core
 
 import (
 	"fmt"
-	"runtime"
 	"time"
 
 	"github.com/gofork/gofork/topology"
@@ -25,14 +24,14 @@ type config struct {
 }
 
 func defaultConfig() config {
-	return config{workers: runtime.GOMAXPROCS(0), maxSpares: DefaultMaxSpares, policy: WorkFirst, scheduler: Lazy, spin: DefaultSpin,
+	return config{workers: followedLimit(), maxSpares: DefaultMaxSpares, policy: WorkFirst, scheduler: Lazy, spin: DefaultSpin,
 		keepAlive: DefaultKeepAlive}
 }
 
 // WithWorkers sets the number of workers and keeps it fixed for the life of
 // the pool. Without it a pool follows GOMAXPROCS: it starts with
-// runtime.GOMAXPROCS(0) workers and adds or parks workers when GOMAXPROCS
-// changes (see Pool.Workers). New panics if n < 1.
+// runtime.GOMAXPROCS(0) workers, or runtime.NumCPU() if that is fewer, and
+// adds or parks workers when GOMAXPROCS changes (see Pool.Workers). New panics if n < 1.
 func WithWorkers(n int) Option {
 	return func(c *config) { c.workers, c.workersSet = n, true }
 }

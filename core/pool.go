@@ -135,9 +135,10 @@ var (
 )
 
 // Default returns the process-wide pool, started on first use. Like a pool
-// made with New and no WithWorkers, it runs GOMAXPROCS workers and follows
-// GOMAXPROCS when it changes (go test -cpu, runtime.GOMAXPROCS, the
-// runtime's container-aware updates), from the next Run on. It is the only
+// made with New and no WithWorkers, it runs GOMAXPROCS workers, at most
+// runtime.NumCPU, and follows GOMAXPROCS when it changes (go test -cpu,
+// runtime.GOMAXPROCS, the runtime's container-aware updates), from the
+// next Run on. It is the only
 // global state in gofork with a setting: par, reduce, sortpar, linalg and
 // uts use it unless an option names another pool. It cannot be closed;
 // its workers end their goroutines after DefaultKeepAlive idle, and come

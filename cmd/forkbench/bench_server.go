@@ -19,7 +19,10 @@ import (
 // against the same program on plain goroutines. server-p50/p99 start a
 // goroutine per request; server-seq-p50/p99 are the sequential-caller
 // program of internal/serverload, one request handler sorting one request
-// after another.
+// after another. server-turns-p50/p99/mean are serverload's callers-in-turn
+// program (core's DESIGN.md, "Callers served in turn"): 8 handlers sorting
+// 200 k int64 back to back, whose p99 over their mean is how evenly the
+// pool serves them (target <= 2.5).
 
 func init() {
 	q := func(quick bool, n int) int { return pick(quick, n, n/rwQuick) }
@@ -51,6 +54,69 @@ func init() {
 			})
 		}
 	}
+}
+
+func init() {
+	for i, q := range []struct {
+		name string
+		of   func(serverload.TurnsResult) time.Duration
+	}{
+		{"p50", func(r serverload.TurnsResult) time.Duration { return r.Quantile(0.5) }},
+		{"p99", func(r serverload.TurnsResult) time.Duration { return r.Quantile(0.99) }},
+		{"mean", func(r serverload.TurnsResult) time.Duration { return r.Mean() }},
+	} {
+		register(&benchmark{
+			name: "server-turns-" + q.name, suite: suiteRealworld, order: 340 + i, kind: kindLatency,
+			about: fmt.Sprintf("%s latency of %d callers each sorting %d int64 back to back; baseline (serial row): slices.Sort on the same goroutines",
+				q.name, rwTurnsCallers, rwTurnsN),
+			size: func(quick bool) string {
+				return fmt.Sprintf("%d callers, n=%d, for %v", rwTurnsCallers, rwTurnsN, pick(quick, rwTurnsFor, rwTurnsFor/rwQuick))
+			},
+			note: "the time column is the requests' " + q.name + " latency, not a run's time; p99 over mean is how evenly " +
+				"the callers are served; the serial row is the Go baseline, slices.Sort on each caller's goroutine",
+			variants:        []string{variantSerial, variantGofork},
+			baselineVariant: variantSerial,
+			baseline:        "slices.Sort, same goroutines",
+			cutoff:          "sortpar's own; slices.Sort serial",
+			setup: func(v string, p int, quick bool) (*job, error) {
+				return setupServerTurns(v, p, pick(quick, rwTurnsFor, rwTurnsFor/rwQuick), q.of)
+			},
+		})
+	}
+}
+
+// The callers-in-turn rows' program.
+const (
+	rwTurnsCallers = 8
+	rwTurnsN       = 200_000
+	rwTurnsFor     = 3 * time.Second
+)
+
+// setupServerTurns is the callers-in-turn program (internal/serverload):
+// rwTurnsCallers goroutines sort rwTurnsN int64 each, back to back, for
+// d; a run reports of(its result).
+func setupServerTurns(variant string, p int, d time.Duration, of func(serverload.TurnsResult) time.Duration) (*job, error) {
+	cfg := serverload.TurnsConfig{Callers: rwTurnsCallers, Size: rwTurnsN, Duration: d}
+	j := &job{}
+	switch variant {
+	case variantSerial:
+	case variantGofork:
+		cfg.Pool = core.New(core.WithWorkers(p))
+		j.close = cfg.Pool.Close
+	default:
+		return nil, fmt.Errorf("server-turns: no variant %q", variant)
+	}
+	var res serverload.TurnsResult
+	var err error
+	j.run = func() { res, err = serverload.RunTurns(cfg) }
+	j.verify = func() error {
+		if err == nil && len(res.Latency) == 0 {
+			return fmt.Errorf("server-turns: no request completed")
+		}
+		return err
+	}
+	j.measured = func() time.Duration { return of(res) }
+	return j, nil
 }
 
 // setupServerSeq is the sequential-caller program (internal/serverload):

@@ -25,9 +25,9 @@ func TestDefaultFollowsGOMAXPROCS(t *testing.T) {
 	const n = 4000
 	for _, procs := range []int{1, 2, 1, 2} {
 		runtime.GOMAXPROCS(procs)
-		core.Run(pool, func(*core.Worker) int { return 0 }) // a Run from outside reads GOMAXPROCS
-		if got := pool.Workers(); got != procs {
-			t.Fatalf("GOMAXPROCS(%d): Workers() = %d", procs, got)
+		core.Run(pool, func(*core.Worker) int { return 0 })                         // a Run from outside reads GOMAXPROCS
+		if got, want := pool.Workers(), min(procs, runtime.NumCPU()); got != want { // capped at the CPUs
+			t.Fatalf("GOMAXPROCS(%d) on %d CPUs: Workers() = %d, want %d", procs, runtime.NumCPU(), got, want)
 		}
 		// The regular workers beyond the limit park once idle; wait for it
 		// (a state, not a time: the deadline only turns a hang into a
@@ -107,7 +107,8 @@ func spin(d time.Duration) {
 }
 
 // TestNewFollowsGOMAXPROCS: a pool made with core.New() and no WithWorkers
-// follows GOMAXPROCS like Default; one made WithWorkers(3) keeps 3.
+// follows GOMAXPROCS like Default, up to the CPUs; one made WithWorkers(3)
+// keeps 3.
 func TestNewFollowsGOMAXPROCS(t *testing.T) {
 	t.Cleanup(func() { goleak.VerifyNone(t, leakOpts...) })
 	old := runtime.GOMAXPROCS(0)
@@ -123,8 +124,8 @@ func TestNewFollowsGOMAXPROCS(t *testing.T) {
 				t.Fatalf("GOMAXPROCS(%d): fib(18) = %d", procs, got)
 			}
 		}
-		if follow.Workers() != procs || fixed.Workers() != 3 {
-			t.Fatalf("GOMAXPROCS(%d): Workers() %d and %d, want %d and 3", procs, follow.Workers(), fixed.Workers(), procs)
+		if want := min(procs, runtime.NumCPU()); follow.Workers() != want || fixed.Workers() != 3 { // capped at the CPUs
+			t.Fatalf("GOMAXPROCS(%d) on %d CPUs: Workers() %d and %d, want %d and 3", procs, runtime.NumCPU(), follow.Workers(), fixed.Workers(), want)
 		}
 	}
 	n := 0
@@ -133,7 +134,7 @@ func TestNewFollowsGOMAXPROCS(t *testing.T) {
 			n++
 		}
 	}
-	if n != 5 {
-		t.Fatalf("the following pool made %d workers over GOMAXPROCS 3, 1, 5, 2; want 5 (its largest)", n)
+	if want := min(max(5, old), runtime.NumCPU()); n != want {
+		t.Fatalf("the following pool made %d workers over GOMAXPROCS %d, 3, 1, 5, 2 on %d CPUs; want %d (its largest, capped at the CPUs)", n, old, runtime.NumCPU(), want)
 	}
 }

@@ -83,6 +83,9 @@ func parseAdjacency(text []byte, pool *core.Pool) (*Graph, error) {
 		return nil, errorAt(text, at, "%d edges do not fit in memory", m64)
 	}
 	n, m := int(n64), int(m64)
+	if n == 0 && m > 0 {
+		return nil, errorAt(text, at, "%d edges on no vertices", m)
+	}
 	body := text[end:]
 	base := len(text) - len(body)
 

@@ -106,39 +106,73 @@ func fromSortedKeys(n int, keys []uint64, pool *core.Pool) *Graph {
 	return g
 }
 
-// isSymmetric reports whether every edge of g has its reverse. Only the
-// edges u→v with u < v are looked up, by binary search in v's row, in
-// parallel, stopping at the first without a reverse: if all of them have
-// one, reversing is a one-to-one map from those edges into the edges with
-// u > v, and it is onto (so every edge has its reverse) exactly when the two
-// sets are the same size, which a parallel count of the rows' halves tells.
+// isSymmetric reports whether every edge of g has its reverse.
+//
+// It checks that, for every vertex v, the ids below v in v's row (its "down"
+// list) are exactly the vertices u < v whose rows hold v (its "up" edges),
+// in order. The targets are cut into a few ranges of about equal degree,
+// checked in parallel; a range [a, b) scans the rows of u = 0..b-1 in order,
+// each from the first entry at or above max(a, u+1) up to b, and keeps for
+// each of its targets v a cursor into v's row: an up edge u→v must find u
+// under v's cursor, which then moves on. As u only grows, the cursors walk
+// the down lists in order, and at the end every cursor must have reached the
+// end of its down list. The rows are read in order; the random accesses per
+// up edge are the cursor, the row's end and the entry under the cursor.
+// Scratch: 8 bytes per vertex.
 func isSymmetric(g *Graph, pool *core.Pool) bool {
-	opt := par.WithPool(pool)
 	n := g.NumVertices()
-	missing := par.IndexBlocks(n, func(lo, hi int) int {
-		for u := lo; u < hi; u++ {
-			row := g.adj(int32(u))
-			above, _ := slices.BinarySearch(row, int32(u))
-			for _, v := range row[above:] {
-				if _, ok := slices.BinarySearch(g.adj(v), int32(u)); !ok {
-					return u
-				}
-			}
-		}
-		return -1
-	}, opt)
-	if missing >= 0 {
-		return false
+	m := g.NumEdges()
+	if n == 0 || m == 0 {
+		return true
 	}
-	balance := reduce.Reduce(0, n, int64(0), func(lo, hi int, acc int64) int64 {
-		for u := lo; u < hi; u++ {
-			row := g.adj(int32(u))
-			below, _ := slices.BinarySearch(row, int32(u))
-			acc += int64(len(row) - 2*below) // edges up minus edges down
+	ranges := min(2*pool.Workers(), n)
+	cut := make([]int, ranges+1)
+	for c := 1; c < ranges; c++ {
+		target := int64(c) * m / int64(ranges)
+		v, _ := slices.BinarySearch(g.offsets, target)
+		cut[c] = max(min(v, n), cut[c-1])
+	}
+	cut[ranges] = n
+	// cursor[v]: the index in g.edges of the next entry of v's row that an
+	// up edge must match, so that a check reads no offset.
+	cursor := make([]int64, n)
+	return reduce.Reduce(0, ranges, true, func(lo, hi int, ok bool) bool {
+		for c := lo; c < hi && ok; c++ {
+			ok = symmetricRange(g, cut[c], cut[c+1], cursor)
 		}
-		return acc
-	}, func(x, y int64) int64 { return x + y }, opt)
-	return balance == 0
+		return ok
+	}, func(x, y bool) bool { return x && y }, par.WithPool(pool), par.Grain(1))
+}
+
+// symmetricRange checks the down lists of the targets [a, b) (see
+// isSymmetric); it owns cursor[a:b].
+func symmetricRange(g *Graph, a, b int, cursor []int64) bool {
+	if a >= b {
+		return true
+	}
+	copy(cursor[a:b], g.offsets[a:b])
+	edges := g.edges
+	for u := 0; u < b-1; u++ {
+		row := g.adj(int32(u))
+		from := int32(max(a, u+1))
+		i, _ := slices.BinarySearch(row, from)
+		for _, v := range row[i:] {
+			if v >= int32(b) {
+				break
+			}
+			k := cursor[v]
+			if k >= g.offsets[v+1] || edges[k] != int32(u) {
+				return false
+			}
+			cursor[v] = k + 1
+		}
+	}
+	for v := a; v < b; v++ {
+		if k := cursor[v]; k < g.offsets[v+1] && edges[k] < int32(v) {
+			return false // v's row holds a u < v without the edge u→v
+		}
+	}
+	return true
 }
 
 // normalizeRows sorts every row of g and drops duplicates and self-loops,

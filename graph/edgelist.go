@@ -1,6 +1,7 @@
 package graph
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 
@@ -16,18 +17,15 @@ import (
 // symmetrize, each edge is also added reversed. Duplicate edges and
 // self-loops are dropped, as by FromEdges.
 //
-// The input is read whole, cut into pieces of about a megabyte at line
-// ends, and the pieces are parsed in parallel, each into its own list of
-// edges; an error names the line of the first malformed one. It runs on the
+// The input is read in windows of 16 MiB, each cut at line ends into pieces
+// of about a megabyte that are parsed in parallel, each into its own list of
+// edges; an error names the line of the first malformed one. The graph is
+// then built as by FromEdges. It runs on the
 // pool of the calling task, or core.Default().
 func ReadEdgeList(r io.Reader, symmetrize bool) (*Graph, error) {
 	pool := poolOf("graph.ReadEdgeList", nil)
-	text, err := readAll(r)
-	if err != nil {
-		return nil, fmt.Errorf("graph: ReadEdgeList: %w", err)
-	}
 	return core.Run(pool, func(*core.Worker) adjacencyResult {
-		g, err := parseEdgeList(text, symmetrize, pool)
+		g, err := readEdgeList(r, symmetrize, adjacencyWindow, pool)
 		return adjacencyResult{g, err}
 	}).unpack()
 }
@@ -41,34 +39,48 @@ type edgePiece struct {
 	bad     string
 }
 
-func parseEdgeList(text []byte, symmetrize bool, pool *core.Pool) (*Graph, error) {
+// readEdgeList reads r in windows of window bytes.
+func readEdgeList(r io.Reader, symmetrize bool, window int, pool *core.Pool) (*Graph, error) {
 	opt := par.WithPool(pool)
-	bounds := chunkBounds(text, isNewline)
-	pieces := max(len(bounds)-1, 0)
-	parsed := make([]edgePiece, pieces)
-	par.For(0, pieces, func(i int) {
-		parsed[i] = parseEdgePiece(text[bounds[i]:bounds[i+1]], symmetrize)
-	}, opt)
-	line := 1 // the first line of the piece at hand
+	buf := make([]byte, window)
+	carry := 0 // buf[:carry]: the start of a line cut by the last window
+	line := 1  // the first line of the piece at hand
 	maxID := int64(-1)
-	total := 0
-	for _, p := range parsed {
-		if p.badLine > 0 {
-			return nil, fmt.Errorf("graph: ReadEdgeList: line %d: %s", line+p.badLine-1, p.bad)
+	var keys []uint64
+	for eof := false; !eof; {
+		k, err := io.ReadFull(r, buf[carry:])
+		switch err {
+		case nil:
+		case io.EOF, io.ErrUnexpectedEOF:
+			eof = true
+		default:
+			return nil, fmt.Errorf("graph: ReadEdgeList: %w", err)
 		}
-		line += p.lines
-		maxID = max(maxID, p.maxID)
-		total += len(p.keys)
+		text := buf[:carry+k]
+		cut := len(text)
+		if !eof {
+			cut = bytes.LastIndexByte(text, '\n') + 1
+			if cut == 0 {
+				return nil, fmt.Errorf("graph: ReadEdgeList: line %d: a line of %d bytes or more", line, len(text))
+			}
+		}
+		window := text[:cut]
+		bounds := chunkBounds(window, isNewline)
+		pieces := max(len(bounds)-1, 0)
+		parsed := make([]edgePiece, pieces)
+		par.For(0, pieces, func(i int) {
+			parsed[i] = parseEdgePiece(window[bounds[i]:bounds[i+1]], symmetrize)
+		}, opt)
+		for _, p := range parsed {
+			if p.badLine > 0 {
+				return nil, fmt.Errorf("graph: ReadEdgeList: line %d: %s", line+p.badLine-1, p.bad)
+			}
+			line += p.lines
+			maxID = max(maxID, p.maxID)
+			keys = append(keys, p.keys...)
+		}
+		carry = copy(buf, text[cut:])
 	}
-	starts := make([]int, pieces+1)
-	for i, p := range parsed {
-		starts[i+1] = starts[i] + len(p.keys)
-	}
-	keys := make([]uint64, total)
-	par.For(0, pieces, func(i int) {
-		copy(keys[starts[i]:], parsed[i].keys)
-		parsed[i].keys = nil
-	}, opt)
 	return fromKeys(int(maxID+1), keys, symmetrize, pool), nil
 }
 

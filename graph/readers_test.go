@@ -54,6 +54,43 @@ func TestReadAdjacencyRoundTrip(t *testing.T) {
 	}
 }
 
+// Small windows: numbers and lines cut by a window's end are carried over
+// to the next window, and errors still name the right line.
+func TestReadWindows(t *testing.T) {
+	want := graph.RMat(10, 8, 5)
+	adj := writeAdjacency(want)
+	var el bytes.Buffer
+	for u := int32(0); u < int32(want.NumVertices()); u++ {
+		for _, v := range want.Neighbors(u) {
+			fmt.Fprintf(&el, "%d\t%d\n", u, v)
+		}
+	}
+	fmt.Fprintf(&el, "%d %d", want.NumVertices()-1, want.NumVertices()-1) // no final newline
+	for _, window := range []int{32, 33, 64, 1000, 4099} {
+		got, err := graph.ReadAdjacencyWindow(bytes.NewReader(adj), window)
+		if err != nil {
+			t.Fatalf("window %d: %v", window, err)
+		}
+		sameGraph(t, got, want)
+		got, err = graph.ReadEdgeListWindow(bytes.NewReader(el.Bytes()), false, window)
+		if err != nil {
+			t.Fatalf("window %d: %v", window, err)
+		}
+		sameGraph(t, got, want)
+	}
+	lines := bytes.Split(adj, []byte("\n"))
+	bad := len(lines) / 2
+	lines[bad] = []byte("7x")
+	_, err := graph.ReadAdjacencyWindow(bytes.NewReader(bytes.Join(lines, []byte("\n"))), 64)
+	if want := fmt.Sprintf("line %d: \"7x\"", bad+1); err == nil || !strings.Contains(err.Error(), want) {
+		t.Fatalf("error %v, want one with %q", err, want)
+	}
+	_, err = graph.ReadAdjacencyWindow(strings.NewReader("AdjacencyGraph 1 0 0123456789"), 12)
+	if err == nil || !strings.Contains(err.Error(), "token of 12 bytes or more") {
+		t.Fatalf("a number longer than the window: error %v", err)
+	}
+}
+
 func TestReadAdjacencyCleansRows(t *testing.T) {
 	// Unsorted rows, a duplicate, a self-loop; spaces and tabs for newlines.
 	text := "AdjacencyGraph 3 7\n0 3 5\n2 1 1 0 2\t0\r\n0"
@@ -74,13 +111,15 @@ func TestReadAdjacencyErrors(t *testing.T) {
 		{"AdjacencyGraph\n-2\n1\n", "line 2: number of vertices \"-2\""},
 		{"AdjacencyGraph\n2\nx\n", "line 3: number of edges \"x\""},
 		{"AdjacencyGraph\n2\n1\n0\n1\n", "want n+m = 3"},
-		{"AdjacencyGraph\n2\n1\n0\n1\n0\n0\n", "want n+m = 3"},
+		{"AdjacencyGraph\n2\n1\n0\n1\n0\n0\n", "line 7: more than n+m = 3 numbers"},
 		{"AdjacencyGraph\n2\n1\n0\n1\n2\n", "line 6: target \"2\""},
-		{"AdjacencyGraph\n2\n1\n0\n1x\n1\n", "line 5: offset \"1x\""},
+		{"AdjacencyGraph\n2\n1\n0\n1x\n1\n", "line 5: \"1x\" is not a non-negative integer"},
 		{"AdjacencyGraph\n2\n1\n0\n2\n1\n", "line 5: offset \"2\""},
 		{"AdjacencyGraph\n2\n1\n1\n1\n1\n", "line 4: the first offset is 1"},
 		{"AdjacencyGraph\n3\n2\n0\n2\n1\n1\n0\n", "line 6: offset of vertex 2 is 1, below vertex 1's 2"},
-		{"AdjacencyGraph\n2\n1\n0\n0\n-1\n", "line 6: target \"-1\""},
+		{"AdjacencyGraph\n2\n1\n0\n5000000000\n1\n", "line 5: offset \"5000000000\": want at most m = 1"},
+		{"AdjacencyGraph\n2\n1\n0\n1\n5000000000\n", "line 6: target \"5000000000\""},
+		{"AdjacencyGraph\n2\n1\n0\n0\n-1\n", "line 6: \"-1\" is not a non-negative integer"},
 	} {
 		_, err := graph.ReadAdjacency(strings.NewReader(c.text))
 		if err == nil || !strings.HasPrefix(err.Error(), "graph: ReadAdjacency: ") || !strings.Contains(err.Error(), c.want) {
@@ -97,7 +136,13 @@ func TestReadAdjacencyErrorLineInLongInput(t *testing.T) {
 	bad := len(lines) - 10
 	lines[bad] = []byte("12z")
 	_, err := graph.ReadAdjacency(bytes.NewReader(bytes.Join(lines, []byte("\n"))))
-	if want := fmt.Sprintf("line %d: target \"12z\"", bad+1); err == nil || !strings.Contains(err.Error(), want) {
+	if want := fmt.Sprintf("line %d: \"12z\" is not", bad+1); err == nil || !strings.Contains(err.Error(), want) {
+		t.Fatalf("error %v, want one with %q", err, want)
+	}
+	// A target out of range there.
+	lines[bad] = []byte("99999999")
+	_, err = graph.ReadAdjacency(bytes.NewReader(bytes.Join(lines, []byte("\n"))))
+	if want := fmt.Sprintf("line %d: target \"99999999\"", bad+1); err == nil || !strings.Contains(err.Error(), want) {
 		t.Fatalf("error %v, want one with %q", err, want)
 	}
 }

@@ -1,30 +1,11 @@
 package graph
 
-import (
-	"bytes"
-	"io"
-	"os"
-)
 
-// Text parsing shared by the readers: the input is read whole, cut into
-// chunks at whitespace, and the chunks are parsed in parallel.
+// Text parsing shared by the readers: text is cut into pieces at white
+// space or line ends, and the pieces are parsed in parallel.
 
 // textChunk is the size of the pieces a text is cut into for parsing.
 const textChunk = 1 << 20
-
-// readAll reads r to the end, in one allocation when r is a file.
-func readAll(r io.Reader) ([]byte, error) {
-	if f, ok := r.(*os.File); ok {
-		if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
-			if pos, err := f.Seek(0, io.SeekCurrent); err == nil && st.Size() >= pos {
-				buf := bytes.NewBuffer(make([]byte, 0, st.Size()-pos+1))
-				_, err := buf.ReadFrom(f)
-				return buf.Bytes(), err
-			}
-		}
-	}
-	return io.ReadAll(r)
-}
 
 // chunkBounds cuts text into pieces of about textChunk bytes, each ending
 // just after a byte for which isCut is true (or at the end): bounds[i] and
@@ -53,11 +34,6 @@ func isSpace(c byte) bool {
 }
 
 func isNewline(c byte) bool { return c == '\n' }
-
-// lineAt returns the 1-based line number of byte offset at of text.
-func lineAt(text []byte, at int) int {
-	return 1 + bytes.Count(text[:at], []byte{'\n'})
-}
 
 // token returns the token (up to the next space) at text[at:], for errors;
 // it is cut short if long.

@@ -54,10 +54,10 @@ func (r adjacencyResult) unpack() (*Graph, error) { return r.g, r.err }
 type adjacencyReader struct {
 	r      io.Reader
 	window int // the size of the window; tests make it small
-	pool *core.Pool
-	opt  par.Option
-	n, m int
-	g    *Graph
+	pool   *core.Pool
+	opt    par.Option
+	n, m   int
+	g      *Graph
 	// placed is the count of numbers after the header parsed so far.
 	placed int
 	// lines is the count of newlines before the window's text.

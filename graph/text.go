@@ -1,6 +1,5 @@
 package graph
 
-
 // Text parsing shared by the readers: text is cut into pieces at white
 // space or line ends, and the pieces are parsed in parallel.
 

@@ -18,6 +18,8 @@ const (
 	// out-edges runs serially on the calling worker, so that long thin
 	// graphs (a path) cost a few nanoseconds per level, not a fork-join.
 	serialLevelEdges = 2048
+	// frontierLeaf caps the frontier vertices a top-down leaf expands.
+	frontierLeaf = 256
 )
 
 // BFS runs a breadth-first search from src and returns the parent array:
@@ -172,7 +174,7 @@ func (b *bfs) topDown() levelSize {
 		}
 		b.next.append(batch[:k])
 		return acc
-	}, addSizes, b.opt)
+	}, addSizes, b.opt, par.Simple(frontierLeaf))
 }
 
 // bottomUp finds the next frontier, as nextBits, from the one in curBits:
@@ -204,5 +206,5 @@ func (b *bfs) bottomUp() levelSize {
 			next[wi] = word
 		}
 		return acc
-	}, addSizes, b.opt)
+	}, addSizes, b.opt, par.Simple(leafVertices/64))
 }

@@ -55,7 +55,7 @@ func components(g *Graph, opt par.Option) []int32 {
 						link(label, int32(v), row[r])
 					}
 				}
-			}, opt)
+			}, opt, par.Simple(leafVertices))
 		}
 		compress(label, opt)
 		giant = mostFrequent(label)
@@ -71,7 +71,7 @@ func components(g *Graph, opt par.Option) []int32 {
 				link(label, int32(v), u)
 			}
 		}
-	}, opt)
+	}, opt, par.Simple(leafVertices))
 	compress(label, opt)
 	return label
 }
@@ -134,7 +134,7 @@ func compress(label []int32, opt par.Option) {
 		for v := lo; v < hi; v++ {
 			atomic.StoreInt32(&label[v], find(label, int32(v)))
 		}
-	}, opt)
+	}, opt, par.Simple(4*leafVertices))
 }
 
 // mostFrequent returns the label that most of sampleVertices vertices,

@@ -31,6 +31,15 @@ const (
 	badVertex = "graph: %s: vertex %d out of range [0, %d)"
 )
 
+// leafVertices caps the vertices one leaf of an edge-heavy loop takes:
+// those loops run with par.Simple(leafVertices), which splits the range
+// down to it (about 60 000 edges on an average R-MAT row, tens of
+// microseconds). A leaf is the unit a worker cannot share once started, so
+// small leaves keep the workers even when rows are skewed, and when the
+// operating system deschedules one worker on a busy machine the others are
+// held back by one small leaf at most, not by a chunk of 1/(4·P) of the loop.
+const leafVertices = 4096
+
 // maxVertices is the most vertices a Graph can hold: ids are int32.
 const maxVertices = math.MaxInt32
 

@@ -106,7 +106,7 @@ func pageRank(g *Graph, damping, tol float64, maxIter int, pool *core.Pool) ([]f
 				}
 			}
 			return acc
-		}, addSteps, opt)
+		}, addSteps, opt, par.Simple(leafVertices))
 		contrib, next = next, contrib
 		dangling = step.dangling
 		if step.change < tol {

@@ -9,10 +9,10 @@ import (
 	"github.com/gofork/gofork/sortpar"
 )
 
-// triangleGrain is the fewest vertices a leaf of the counting loop takes:
-// rows are short and skewed, so leaves stay small for the stealing to even
-// them out.
-const triangleGrain = 64
+// triangleLeaf caps the vertices a leaf of the counting loop takes: the
+// work per vertex is skewed (a row's merges cost its length times its
+// neighbours'), so leaves stay small for the stealing to even them out.
+const triangleLeaf = 256
 
 // Triangles returns the number of triangles of the symmetric graph g: sets
 // {u, v, w} of vertices joined pairwise.
@@ -52,7 +52,7 @@ func triangles(g *Graph, opt par.Option) int64 {
 			}
 		}
 		return acc
-	}, func(x, y int64) int64 { return x + y }, par.Grain(triangleGrain), opt)
+	}, func(x, y int64) int64 { return x + y }, par.Simple(triangleLeaf), opt)
 }
 
 // orientByRank returns g renumbered by rank (degree, then id, ascending),
@@ -87,7 +87,7 @@ func orientByRank(g *Graph, opt par.Option) *Graph {
 			}
 			deg[r] = k
 		}
-	}, opt)
+	}, opt, par.Simple(leafVertices))
 	o := &Graph{offsets: make([]int64, n+1)}
 	o.offsets[n] = reduce.PrefixSum(o.offsets[:n], deg, opt)
 	o.edges = make([]int32, o.offsets[n])
@@ -104,7 +104,7 @@ func orientByRank(g *Graph, opt par.Option) *Graph {
 			}
 			slices.Sort(out)
 		}
-	}, opt)
+	}, opt, par.Simple(leafVertices))
 	return o
 }
 

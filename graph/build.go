@@ -175,9 +175,23 @@ func symmetricRange(g *Graph, a, b int, cursor []int64) bool {
 	return true
 }
 
+// isCleanRow reports whether row (of vertex v) is strictly increasing and
+// does not hold v.
+func isCleanRow(row []int32, v int32) bool {
+	prev := int32(-1)
+	for _, w := range row {
+		if w <= prev || w == v {
+			return false
+		}
+		prev = w
+	}
+	return true
+}
+
 // normalizeRows sorts every row of g and drops duplicates and self-loops,
-// for graphs read from files, whose rows need not be clean. Rows are cleaned
-// in place in parallel; the edges are packed only if some row shrank.
+// for graphs read from files, whose rows need not be clean. Rows are checked
+// in parallel, read only, and cleaned in place where they need it; the
+// edges are packed only if some row shrank.
 func normalizeRows(g *Graph, pool *core.Pool) {
 	opt := par.WithPool(pool)
 	n := g.NumVertices()
@@ -185,9 +199,11 @@ func normalizeRows(g *Graph, pool *core.Pool) {
 	shrank := reduce.Reduce(0, n, false, func(lo, hi int, shrank bool) bool {
 		for v := lo; v < hi; v++ {
 			row := g.adj(int32(v))
-			if !slices.IsSorted(row) {
-				slices.Sort(row)
+			deg[v] = int64(len(row))
+			if isCleanRow(row, int32(v)) {
+				continue // the common case: read only, nothing written
 			}
+			slices.Sort(row)
 			k := 0
 			for j, w := range row {
 				if w == int32(v) || (j > 0 && w == row[j-1]) {
@@ -200,7 +216,7 @@ func normalizeRows(g *Graph, pool *core.Pool) {
 			shrank = shrank || k != len(row)
 		}
 		return shrank
-	}, func(x, y bool) bool { return x || y }, opt)
+	}, func(x, y bool) bool { return x || y }, opt, par.Simple(leafVertices))
 	if !shrank {
 		return
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 
 	"github.com/gofork/gofork/core"
 	"github.com/gofork/gofork/par"
@@ -68,6 +69,9 @@ type adjacencyReader struct {
 type numberError struct {
 	at  int    // offset in the window's text; -1: none
 	msg string // what is wrong with it
+	// notOneLine: the piece was parsed as one number per line, and it is
+	// not laid out so (nothing is wrong with it otherwise, as far as read).
+	notOneLine bool
 }
 
 func (a *adjacencyReader) errorAt(text []byte, at int, format string, args ...any) error {
@@ -145,7 +149,7 @@ func (a *adjacencyReader) header(text []byte, eof bool) (int, error) {
 	if !ok {
 		return 0, a.errorAt(text, at, "number of edges %q: want a non-negative integer", token(text, at))
 	}
-	if m > uint64(math.MaxInt)-n {
+	if m > uint64(math.MaxInt/8)-n { // the graph needs 4 bytes per edge and 8 per vertex
 		return 0, a.errorAt(text, at, "%d edges do not fit in memory", m)
 	}
 	if n == 0 && m > 0 {
@@ -154,6 +158,9 @@ func (a *adjacencyReader) header(text []byte, eof bool) (int, error) {
 	a.n, a.m = int(n), int(m)
 	a.g = &Graph{offsets: make([]int64, n+1), edges: make([]int32, m)}
 	a.g.offsets[n] = int64(m)
+	if end < len(text) && text[end] == '\n' {
+		end++ // the header's own newline, so that the body starts with a number
+	}
 	return end, nil
 }
 
@@ -164,27 +171,48 @@ func (a *adjacencyReader) parseWindow(text []byte, from int) error {
 	for i := range bounds {
 		bounds[i] += from
 	}
-	// Pass 1: count each piece's numbers.
+	// Pass 1: count each piece's numbers. Files as the tools write them
+	// hold one number per line, and then the count is the count of
+	// newlines, which bytes.Count finds many bytes at a time; pass 2
+	// checks that layout as it parses, and a window that breaks it is
+	// counted again token by token and parsed again.
 	counts := make([]int, pieces+1)
-	par.For(0, pieces, func(i int) {
-		counts[i] = countTokens(text[bounds[i]:bounds[i+1]])
-	}, a.opt)
-	total := reduce.PrefixSum(counts[:pieces], counts[:pieces], a.opt)
-	counts[pieces] = total
-	if want := a.n + a.m; a.placed+total > want {
-		at := numberAt(text, bounds, counts, want-a.placed)
-		return a.errorAt(text, at, "more than n+m = %d numbers after the header", want)
-	}
-	// Pass 2: parse into place. Number k (from the header on) is offset
-	// k for k < n, else the target k-n.
-	bad := make([]numberError, pieces)
-	par.For(0, pieces, func(i int) {
-		bad[i] = a.parsePiece(text, bounds[i], bounds[i+1], a.placed+counts[i])
-	}, a.opt)
-	for _, e := range bad {
-		if e.at >= 0 {
-			return a.errorAt(text, e.at, "%s", e.msg)
+	for _, oneLine := range []bool{true, false} {
+		par.For(0, pieces, func(i int) {
+			piece := text[bounds[i]:bounds[i+1]]
+			if oneLine {
+				counts[i] = bytes.Count(piece, []byte{'\n'})
+				if len(piece) > 0 && spaceTable[piece[len(piece)-1]] == 0 {
+					counts[i]++ // the input's last number, with no newline after it
+				}
+			} else {
+				counts[i] = countTokens(piece)
+			}
+		}, a.opt)
+		total := reduce.PrefixSum(counts[:pieces], counts[:pieces], a.opt)
+		counts[pieces] = total
+		if want := a.n + a.m; a.placed+total > want {
+			if oneLine {
+				continue
+			}
+			at := numberAt(text, bounds, counts, want-a.placed)
+			return a.errorAt(text, at, "more than n+m = %d numbers after the header", want)
 		}
+		// Pass 2: parse into place. Number k (from the header on) is
+		// offset k for k < n, else the target k-n.
+		bad := make([]numberError, pieces)
+		par.For(0, pieces, func(i int) {
+			bad[i] = a.parsePiece(text, bounds[i], bounds[i+1], a.placed+counts[i], oneLine)
+		}, a.opt)
+		if oneLine && slices.ContainsFunc(bad, func(e numberError) bool { return e.notOneLine }) {
+			continue
+		}
+		for _, e := range bad {
+			if e.at >= 0 {
+				return a.errorAt(text, e.at, "%s", e.msg)
+			}
+		}
+		break
 	}
 	// Offsets in order across pieces: the first offset of each piece
 	// against the last one before it (each piece checked its own).
@@ -198,13 +226,15 @@ func (a *adjacencyReader) parseWindow(text []byte, from int) error {
 			return a.errorAt(text, at, "offset of vertex %d is %d, below vertex %d's %d", k, o[k], k-1, o[k-1])
 		}
 	}
-	a.placed += total
+	a.placed += counts[pieces]
 	return nil
 }
 
 // parsePiece parses the numbers of text[lo:hi], number k0 first, into the
-// graph, and returns the first bad one.
-func (a *adjacencyReader) parsePiece(text []byte, lo, hi, k0 int) numberError {
+// graph, and returns the first bad one. With oneLine, k0 was found by
+// counting newlines, so it also checks that every number is followed by
+// exactly one newline and that nothing else is white space.
+func (a *adjacencyReader) parsePiece(text []byte, lo, hi, k0 int, oneLine bool) numberError {
 	n, m := a.n, a.m
 	offsets, edges := a.g.offsets, a.g.edges
 	text = text[:hi]
@@ -213,7 +243,10 @@ func (a *adjacencyReader) parsePiece(text []byte, lo, hi, k0 int) numberError {
 		c := text[at]
 		if c-'0' > 9 {
 			if spaceTable[c] == 0 {
-				return numberError{at, fmt.Sprintf("%q is not a non-negative integer", token(text, at))}
+				return numberError{at: at, msg: fmt.Sprintf("%q is not a non-negative integer", token(text, at))}
+			}
+			if oneLine && (c != '\n' || at == lo || spaceTable[text[at-1]] != 0) {
+				return numberError{at: -1, notOneLine: true}
 			}
 			at++
 			continue
@@ -233,22 +266,22 @@ func (a *adjacencyReader) parsePiece(text []byte, lo, hi, k0 int) numberError {
 		if at < hi && spaceTable[text[at]] == 0 {
 			var ok bool
 			if v, at, ok = parseUint(text, start, math.MaxInt64); !ok {
-				return numberError{start, fmt.Sprintf("%q is not a non-negative integer", token(text, start))}
+				return numberError{at: start, msg: fmt.Sprintf("%q is not a non-negative integer", token(text, start))}
 			}
 		}
 		if k < n {
 			switch {
 			case v > uint64(m):
-				return numberError{start, fmt.Sprintf("offset %q: want at most m = %d", token(text, start), m)}
+				return numberError{at: start, msg: fmt.Sprintf("offset %q: want at most m = %d", token(text, start), m)}
 			case k == 0 && v != 0:
-				return numberError{start, fmt.Sprintf("the first offset is %d, want 0", v)}
+				return numberError{at: start, msg: fmt.Sprintf("the first offset is %d, want 0", v)}
 			case k > k0 && int64(v) < offsets[k-1]:
-				return numberError{start, fmt.Sprintf("offset of vertex %d is %d, below vertex %d's %d", k, v, k-1, offsets[k-1])}
+				return numberError{at: start, msg: fmt.Sprintf("offset of vertex %d is %d, below vertex %d's %d", k, v, k-1, offsets[k-1])}
 			}
 			offsets[k] = int64(v)
 		} else {
 			if v >= uint64(n) {
-				return numberError{start, fmt.Sprintf("target %q: want a vertex below n = %d", token(text, start), n)}
+				return numberError{at: start, msg: fmt.Sprintf("target %q: want a vertex below n = %d", token(text, start), n)}
 			}
 			edges[k-n] = int32(v)
 		}

@@ -102,6 +102,23 @@ func TestReadAdjacencyCleansRows(t *testing.T) {
 	sameGraph(t, g, want)
 }
 
+// A layout whose newlines happen to count the numbers right, though they
+// are not one per line: the one-per-line count is refused and the window
+// counted token by token.
+func TestReadAdjacencyNewlinesMislead(t *testing.T) {
+	g, err := graph.ReadAdjacency(strings.NewReader("AdjacencyGraph\n2\n2\n0 1\n\n1\n0\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameGraph(t, g, mustFromEdges(t, 2, [][2]int32{{0, 1}}, true))
+	// No newline at the end of the input.
+	g, err = graph.ReadAdjacency(strings.NewReader("AdjacencyGraph\n2\n2\n0\n1\n1\n0"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameGraph(t, g, mustFromEdges(t, 2, [][2]int32{{0, 1}}, true))
+}
+
 func TestReadAdjacencyErrors(t *testing.T) {
 	for _, c := range []struct{ text, want string }{
 		{"", "line 1: want AdjacencyGraph"},

@@ -27,7 +27,7 @@ const triangleLeaf = 256
 // vertex. The ranks come from sortpar.Sort, rows are built and counted in
 // parallel, the counts summed by reduce.Reduce, whose leaves split further
 // where workers steal, as the rows' lengths are skewed. It uses 4 bytes per
-// kept edge (half the edges) and 24 per vertex. Its one option is
+// kept edge (half the edges) and 28 per vertex. Its one option is
 // par.WithPool.
 //
 // It panics if g is not symmetric.

@@ -14,6 +14,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/gofork/gofork/core"
+	"github.com/gofork/gofork/graph"
 	"github.com/gofork/gofork/linalg"
 	"github.com/gofork/gofork/par"
 	"github.com/gofork/gofork/reduce"
@@ -96,6 +97,20 @@ func Example_readmeMul() {
 	// Output:
 	// ⎡19  22⎤
 	// ⎣43  50⎦
+}
+
+func Example_readmeGraph() {
+	g, _ := graph.FromEdges(5, [][2]int32{{0, 1}, {1, 2}, {2, 0}, {3, 4}}, true)
+	fmt.Println(graph.BFS(g, 0))              // parents: [0 0 0 -1 -1]
+	fmt.Println(graph.ConnectedComponents(g)) // smallest id per component: [0 0 0 3 3]
+	fmt.Println(graph.Triangles(g))           // 1
+	ranks, _ := graph.PageRank(g, 0.85, 1e-9, 100)
+	fmt.Printf("%.3f\n", ranks[0]+ranks[1]+ranks[2]) // 0.600
+	// Output:
+	// [0 0 0 -1 -1]
+	// [0 0 0 3 3]
+	// 1
+	// 0.600
 }
 
 func Example_readmePool() {

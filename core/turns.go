@@ -77,7 +77,8 @@ type turnQueue struct {
 	timer      *time.Timer // created on first need; guarded by mu
 	armed      bool        // the timer is set and has not fired; guarded by mu
 	// mean is the moving mean of the turns that ended before running out,
-	// in ns: each new one weighs 1/8. Updated without a lock (a lost
+	// in ns, sampled one turn in turnSampleEvery of each caller's: each
+	// sample weighs 1/8. Updated without a lock (a lost
 	// update only ages the mean a little).
 	mean atomic.Int64
 	// slice, if set, is how long a turn lasts instead, and queueShort
@@ -93,6 +94,7 @@ type guestTurn struct {
 	since atomic.Int64  // when it got its turn (Pool.now); read by expireTurns
 	next  *Worker       // the next guest in the queue; guarded by turnQueue.mu
 	ready chan struct{} // buffered: the turn handed to it while it waits
+	ends  uint32        // turns ended on this record, for sampling the mean; owner only
 }
 
 const waitingOne = 1 << 32
@@ -164,16 +166,14 @@ func (p *Pool) endTurn(g *Worker) {
 	q := &p.guests.turns
 	if t.state.Load() == turnFree { // only its owner and expireTurns read it, and expireTurns skips it
 		t.state.Store(turnNone)
-		m := q.mean.Load()
-		q.mean.Store(m + (p.now()-t.since.Load()-m)/8)
+		p.sampleTurn(t)
 		return
 	}
 	if !t.state.CompareAndSwap(turnHeld, turnNone) { // pairs with expireTurns's CAS: one of them gives the turn back
 		t.state.Store(turnNone) // expired: nothing to give back
 		return
 	}
-	m := q.mean.Load()
-	q.mean.Store(m + (p.now()-t.since.Load()-m)/8)
+	p.sampleTurn(t)
 	if s := q.state.Load(); s>>32 == 0 && q.state.CompareAndSwap(s, s-1) {
 		return
 	}
@@ -181,6 +181,25 @@ func (p *Pool) endTurn(g *Worker) {
 	q.state.Add(^uint64(0)) // held - 1, then hand it on
 	p.admitTurns()
 	q.mu.Unlock()
+}
+
+// turnSampleEvery is how many turns of one caller go by between two that
+// feed the mean: each turn that does costs a clock read and a store to the
+// mean's cache line, which every caller shares, while the mean moves only by
+// an eighth a sample.
+const turnSampleEvery = 4
+
+// sampleTurn feeds the turn t just ended into the mean, one in
+// turnSampleEvery of each caller's turns (the first one included). Called
+// by t's owner.
+func (p *Pool) sampleTurn(t *guestTurn) {
+	t.ends++
+	if t.ends%turnSampleEvery != 1 {
+		return
+	}
+	q := &p.guests.turns
+	m := q.mean.Load()
+	q.mean.Store(m + (p.now()-t.since.Load()-m)/8)
 }
 
 // admitTurns gives free turns to the oldest waiting callers. Caller holds

@@ -33,7 +33,7 @@ import (
 	"github.com/jfcg/sorty/v2"
 	"go.uber.org/goleak"
 
-	"github.com/gofork/gofork/internal/pooltest"
+	"github.com/gofork/gofork/harness/pooltest"
 	"gonum.org/v1/gonum/mat"
 )
 

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/gofork/gofork/core"
-	"github.com/gofork/gofork/internal/serverload"
+	"github.com/gofork/gofork/harness/serverload"
 )
 
 // Benchmarks of what a caller waits for a root (core's DESIGN.md, "Fair

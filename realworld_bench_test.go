@@ -13,8 +13,8 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/gofork/gofork/core"
-	"github.com/gofork/gofork/internal/baseline"
-	"github.com/gofork/gofork/internal/serverload"
+	"github.com/gofork/gofork/harness/baseline"
+	"github.com/gofork/gofork/harness/serverload"
 	"github.com/gofork/gofork/par"
 	"github.com/gofork/gofork/sortpar"
 )

@@ -8,8 +8,8 @@ import (
 
 	"github.com/gofork/gofork/core"
 	"github.com/gofork/gofork/graph"
-	"github.com/gofork/gofork/internal/graphref"
-	"github.com/gofork/gofork/internal/pooltest"
+	"github.com/gofork/gofork/harness/graphref"
+	"github.com/gofork/gofork/harness/pooltest"
 	"github.com/gofork/gofork/par"
 )
 

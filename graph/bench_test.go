@@ -15,7 +15,7 @@ import (
 
 	"github.com/gofork/gofork/core"
 	"github.com/gofork/gofork/graph"
-	"github.com/gofork/gofork/internal/graphref"
+	"github.com/gofork/gofork/harness/graphref"
 	"github.com/gofork/gofork/par"
 )
 

@@ -6,7 +6,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/gofork/gofork/core"
-	"github.com/gofork/gofork/internal/pooltest"
+	"github.com/gofork/gofork/harness/pooltest"
 )
 
 func TestMain(m *testing.M) {

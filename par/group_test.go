@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/gofork/gofork/core"
-	"github.com/gofork/gofork/internal/pooltest"
+	"github.com/gofork/gofork/harness/pooltest"
 	"github.com/gofork/gofork/par"
 )
 

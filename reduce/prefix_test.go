@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/gofork/gofork/core"
-	"github.com/gofork/gofork/internal/pooltest"
+	"github.com/gofork/gofork/harness/pooltest"
 	"github.com/gofork/gofork/par"
 	"github.com/gofork/gofork/reduce"
 )

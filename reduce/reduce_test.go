@@ -16,7 +16,7 @@ import (
 	"golang.org/x/exp/constraints"
 
 	"github.com/gofork/gofork/core"
-	"github.com/gofork/gofork/internal/pooltest"
+	"github.com/gofork/gofork/harness/pooltest"
 	"github.com/gofork/gofork/par"
 	"github.com/gofork/gofork/reduce"
 )

@@ -8,7 +8,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/gofork/gofork/core"
-	"github.com/gofork/gofork/internal/baseline"
+	"github.com/gofork/gofork/harness/baseline"
 	"github.com/gofork/gofork/par"
 )
 
@@ -19,7 +19,7 @@ import (
 // Variants of these rows with two Go baselines, which get a column each.
 const (
 	variantErrgroup = "errgroup" // errgroup.Group
-	variantPipeline = "pipeline" // a worker per core and a reorder buffer (internal/baseline)
+	variantPipeline = "pipeline" // a worker per core and a reorder buffer (harness/baseline)
 	variantConc     = "conc"     // sourcegraph/conc's pool or stream
 )
 

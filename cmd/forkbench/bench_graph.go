@@ -12,13 +12,13 @@ import (
 
 	"github.com/gofork/gofork/core"
 	"github.com/gofork/gofork/graph"
-	"github.com/gofork/gofork/internal/graphref"
+	"github.com/gofork/gofork/harness/graphref"
 	"github.com/gofork/gofork/par"
 )
 
 // The graph suite: package graph's algorithms on a symmetric R-MAT graph
 // (graph.RMat, Ligra's generator), against the straightforward serial CSR
-// programs of internal/graphref and, for BFS and components, gonum's
+// programs of harness/graphref and, for BFS and components, gonum's
 // graph/traverse and graph/topo on a simple.UndirectedGraph of the same
 // edges (gonum needs seconds and about 700 MB at the full size).
 const (

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/gofork/gofork/core"
-	"github.com/gofork/gofork/internal/serverload"
+	"github.com/gofork/gofork/harness/serverload"
 	"github.com/gofork/gofork/par"
 	"github.com/gofork/gofork/sortpar"
 )
@@ -18,7 +18,7 @@ import (
 // same pool (core's DESIGN.md, "Fair service for roots"), their latency
 // against the same program on plain goroutines. server-p50/p99 start a
 // goroutine per request; server-seq-p50/p99 are the sequential-caller
-// program of internal/serverload, one request handler sorting one request
+// program of harness/serverload, one request handler sorting one request
 // after another. server-turns-p50/p99/mean are serverload's callers-in-turn
 // program (core's DESIGN.md, "Callers served in turn"): 8 handlers sorting
 // 200 k int64 back to back, whose p99 over their mean is how evenly the
@@ -92,7 +92,7 @@ const (
 	rwTurnsFor     = 3 * time.Second
 )
 
-// setupServerTurns is the callers-in-turn program (internal/serverload):
+// setupServerTurns is the callers-in-turn program (harness/serverload):
 // rwTurnsCallers goroutines sort rwTurnsN int64 each, back to back, for
 // d; a run reports of(its result).
 func setupServerTurns(variant string, p int, d time.Duration, of func(serverload.TurnsResult) time.Duration) (*job, error) {
@@ -119,7 +119,7 @@ func setupServerTurns(variant string, p int, d time.Duration, of func(serverload
 	return j, nil
 }
 
-// setupServerSeq is the sequential-caller program (internal/serverload):
+// setupServerSeq is the sequential-caller program (harness/serverload):
 // one goroutine sorts a fresh clone of a big slice while one request
 // handler sorts a small one, sleeps rwSmallEvery and repeats; a run reports
 // the small requests' latency at quantile q.

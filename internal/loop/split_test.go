@@ -6,7 +6,7 @@ import (
 
 	"github.com/gofork/gofork/core"
 	"github.com/gofork/gofork/internal/loop"
-	"github.com/gofork/gofork/internal/pooltest"
+	"github.com/gofork/gofork/harness/pooltest"
 	"github.com/gofork/gofork/par"
 )
 

@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/gofork/gofork/core"
-	"github.com/gofork/gofork/internal/forktest"
+	"github.com/gofork/gofork/harness/forktest"
 )
 
 // A random program, checked on a pool of four workers against its serial

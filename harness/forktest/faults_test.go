@@ -94,7 +94,7 @@ func checkPanic(t *testing.T, name string, raw any, want any) {
 		return
 	}
 	if pe, ok := raw.(*core.PanicError); ok {
-		if !strings.Contains(string(pe.Stack), "internal/forktest") {
+		if !strings.Contains(string(pe.Stack), "harness/forktest") {
 			t.Errorf("%s: PanicError.Stack has no frame of the panicking task:\n%s", name, pe.Stack)
 		}
 		if !strings.Contains(pe.Error(), fmt.Sprint(want)) {

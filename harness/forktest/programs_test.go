@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/gofork/gofork/core"
-	"github.com/gofork/gofork/internal/pooltest"
+	"github.com/gofork/gofork/harness/pooltest"
 )
 
 var (
@@ -65,7 +65,7 @@ func seedCount() int {
 func checkSeed(t *testing.T, seed uint64, leaves int, pools []*core.Pool) bool {
 	t.Helper()
 	return checkProgram(t, Generate(seed, programConfig(seed, leaves)), pools,
-		fmt.Sprintf("go test ./internal/forktest -run 'TestPrograms(Policies)?$' -seed=%d -leaves=%d -v", seed, leaves))
+		fmt.Sprintf("go test ./harness/forktest -run 'TestPrograms(Policies)?$' -seed=%d -leaves=%d -v", seed, leaves))
 }
 
 // checkProgram runs prog on every pool against its serial outcome and
@@ -302,7 +302,7 @@ func TestProgramsConcurrent(t *testing.T) {
 				want := prog.Serial()
 				for _, pool := range pools {
 					if err := Check(want, prog.Parallel(pool)); err != nil {
-						t.Errorf("seed %d, P=%d, beside %d other callers: %v\nreplay alone: go test ./internal/forktest -run 'TestPrograms$' -seed=%d -leaves=%d -v",
+						t.Errorf("seed %d, P=%d, beside %d other callers: %v\nreplay alone: go test ./harness/forktest -run 'TestPrograms$' -seed=%d -leaves=%d -v",
 							seed, pool.Workers(), callers-1, err, seed, leaves)
 					}
 				}

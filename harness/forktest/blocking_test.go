@@ -360,6 +360,6 @@ func TestProgramsBlocking(t *testing.T) {
 		cfg := programConfig(seed, leaves)
 		cfg.Blocking = 25
 		checkProgram(t, Generate(seed, cfg), pools,
-			fmt.Sprintf("go test ./internal/forktest -run 'TestProgramsBlocking$' -seed=%d -v", seed))
+			fmt.Sprintf("go test ./harness/forktest -run 'TestProgramsBlocking$' -seed=%d -v", seed))
 	}
 }

@@ -8,7 +8,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/gofork/gofork/core"
-	"github.com/gofork/gofork/internal/serverload"
+	"github.com/gofork/gofork/harness/serverload"
 )
 
 // latencyBound is the root-latency bound of core's DESIGN.md ("Fair service

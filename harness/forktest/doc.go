@@ -22,13 +22,13 @@
 // than the machine has CPUs, on purpose), and on HelpFirst and Busy pools.
 // For longer runs:
 //
-//	go test ./internal/forktest -run 'TestSoak$' -soak=10m -timeout=0 -v
-//	go test ./internal/forktest -race -run 'TestSoak$' -soak=10m -timeout=0 -v
+//	go test ./harness/forktest -run 'TestSoak$' -soak=10m -timeout=0 -v
+//	go test ./harness/forktest -race -run 'TestSoak$' -soak=10m -timeout=0 -v
 //
 // run random seeds for ten minutes and print any failure with the command
 // that replays it, such as
 //
-//	go test ./internal/forktest -run 'TestPrograms(Policies)?$' -seed=N -leaves=L -v
+//	go test ./harness/forktest -run 'TestPrograms(Policies)?$' -seed=N -leaves=L -v
 //
 // (a program depends on its seed and its leaf budget -leaves, nothing else).
 //

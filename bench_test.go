@@ -54,7 +54,7 @@ func benchPools(b *testing.B, prefix string, policies []core.Policy, fn func(b *
 				defer pool.Close()
 				// Warm up: the first fork at each depth allocates that
 				// depth's frame once; b.Loop then measures the steady state.
-				core.Run(pool, func(w *core.Worker) int { return warmChain(w, 64) })
+				core.RunValue(pool, func(w *core.Worker) int { return warmChain(w, 64) })
 				b.ReportAllocs()
 				fn(b, pool)
 			})
@@ -126,7 +126,7 @@ func BenchmarkFib(b *testing.B) {
 		benchPools(b, fmt.Sprintf("n=%d/", n), bothPolicies, func(b *testing.B, p *core.Pool) {
 			root := func(w *core.Worker) int { return fib(w, n) } // made once: Run itself allocates nothing
 			for b.Loop() {
-				if core.Run(p, root) != want {
+				if core.RunValue(p, root) != want {
 					b.Fatal("wrong fib")
 				}
 			}
@@ -142,7 +142,7 @@ func BenchmarkFib(b *testing.B) {
 	benchPools(b, "n=25/", []core.Policy{core.WorkFirst}, func(b *testing.B, p *core.Pool) {
 		root := func(w *core.Worker) int { return fib(w, 25) }
 		for b.Loop() {
-			sink = core.Run(p, root)
+			sink = core.RunValue(p, root)
 		}
 	})
 	b.Run("n=25/goroutines", func(b *testing.B) {
@@ -290,7 +290,7 @@ func BenchmarkNQueens(b *testing.B) {
 	benchPools(b, fmt.Sprintf("n=%d/", nqN), bothPolicies, func(b *testing.B, p *core.Pool) {
 		root := func(w *core.Worker) int { return nqueens(w, nqArg{}) }
 		for b.Loop() {
-			if core.Run(p, root) != want {
+			if core.RunValue(p, root) != want {
 				b.Fatal("wrong nqueens")
 			}
 		}
@@ -299,7 +299,7 @@ func BenchmarkNQueens(b *testing.B) {
 	benchPools(b, fmt.Sprintf("n=%d/grain=%d/", nqN, nqGrain), []core.Policy{core.WorkFirst}, func(b *testing.B, p *core.Pool) {
 		root := func(w *core.Worker) int { return nqueensGrain(w, nqArg{}) }
 		for b.Loop() {
-			if core.Run(p, root) != want {
+			if core.RunValue(p, root) != want {
 				b.Fatal("wrong nqueens")
 			}
 		}
@@ -395,14 +395,14 @@ func BenchmarkIntegrate(b *testing.B) {
 	benchPools(b, fmt.Sprintf("n=%d/", intN), []core.Policy{core.WorkFirst}, func(b *testing.B, p *core.Pool) {
 		root := func(w *core.Worker) float64 { return integrate(w, intRoot()) }
 		for b.Loop() {
-			intCheck(b, core.Run(p, root))
+			intCheck(b, core.RunValue(p, root))
 		}
 	})
 	// Forks above depth 12 only: the speedup a user gets.
 	benchPools(b, fmt.Sprintf("n=%d/grain=4096/", intN), []core.Policy{core.WorkFirst}, func(b *testing.B, p *core.Pool) {
 		root := func(w *core.Worker) float64 { return integrateGrain(w, intRoot()) }
 		for b.Loop() {
-			intCheck(b, core.Run(p, root))
+			intCheck(b, core.RunValue(p, root))
 		}
 	})
 }
@@ -426,8 +426,8 @@ func BenchmarkScheduler(b *testing.B) {
 			name string
 			run  func(p *core.Pool)
 		}{
-			{"fib30", func(p *core.Pool) { sink = core.Run(p, func(w *core.Worker) int { return fib(w, 30) }) }},
-			{"nqueens12", func(p *core.Pool) { sink = core.Run(p, func(w *core.Worker) int { return nqueens(w, nqArg{}) }) }},
+			{"fib30", func(p *core.Pool) { sink = core.RunValue(p, func(w *core.Worker) int { return fib(w, 30) }) }},
+			{"nqueens12", func(p *core.Pool) { sink = core.RunValue(p, func(w *core.Worker) int { return nqueens(w, nqArg{}) }) }},
 			{"utsT1", func(p *core.Pool) { sink = int(uts.Search(uts.T1, par.WithPool(p)).Nodes) }},
 		} {
 			b.Run(bench.name+"/"+name+"/p=2", func(b *testing.B) {
@@ -452,7 +452,7 @@ func BenchmarkScheduler(b *testing.B) {
 					next = next.Add(100 * time.Microsecond)
 					time.Sleep(time.Until(next))
 					submit := time.Now()
-					lat = append(lat, core.Run(p, func(w *core.Worker) time.Duration {
+					lat = append(lat, core.RunValue(p, func(w *core.Worker) time.Duration {
 						d := time.Since(submit)
 						sink = fib(w, 12)
 						return d

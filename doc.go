@@ -27,7 +27,7 @@
 //		return x + y
 //	}
 //
-//	n := core.Run(core.Default(), func(w *core.Worker) int { return fib(w, 30) })
+//	n := core.RunValue(core.Default(), func(w *core.Worker) int { return fib(w, 30) })
 //
 // The benchmark suite is in bench_test.go: go test -run '^$' -bench . .
 package gofork

@@ -92,7 +92,7 @@ func BenchmarkRunEmpty(b *testing.B) {
 		pool := core.New()
 		defer pool.Close()
 		for b.Loop() {
-			core.Run(pool, root)
+			core.RunValue(pool, root)
 		}
 	})
 	b.Run("parallel-64", func(b *testing.B) {
@@ -101,7 +101,7 @@ func BenchmarkRunEmpty(b *testing.B) {
 		b.SetParallelism(max(1, 64/max(1, pool.Workers())))
 		b.RunParallel(func(pb *testing.PB) {
 			for pb.Next() {
-				core.Run(pool, root)
+				core.RunValue(pool, root)
 			}
 		})
 	})

@@ -265,7 +265,7 @@ func BenchmarkPrimFilter(b *testing.B) {
 	var out []uint64
 	filter := func(pool *core.Pool) { out = par.Filter(x, primThird, par.WithPool(pool)) }
 	blocks := func(pool *core.Pool) {
-		out = par.FilterBlocks(len(x), func(dst []uint64, lo, hi int) []uint64 {
+		out = par.FilterBlocks(len(x), func(lo, hi int, dst []uint64) []uint64 {
 			for _, v := range x[lo:hi] {
 				if v%3 == 0 {
 					dst = append(dst, v)

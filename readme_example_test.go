@@ -53,7 +53,7 @@ func Example_readmeReduce() {
 	xs := []float64{1.5, 2.5, 3}
 	words := strings.Fields("fork join steal parallelism scheduler")
 	total := reduce.Sum(xs)
-	long := reduce.Count(words, func(w string) bool { return len(w) > 8 })
+	long := reduce.CountFunc(words, func(w string) bool { return len(w) > 8 })
 	fmt.Println(total, long)
 	// Output: 7 2
 }

@@ -30,7 +30,7 @@ func BenchmarkWorkSpan(b *testing.B) {
 		benchPools(b, bc.name+"/plain/", []core.Policy{core.WorkFirst}, func(b *testing.B, p *core.Pool) {
 			root := func(w *core.Worker) int { return bc.fib(w, bc.n) }
 			for b.Loop() {
-				if core.Run(p, root) != want {
+				if core.RunValue(p, root) != want {
 					b.Fatal("wrong fib")
 				}
 			}

@@ -92,7 +92,7 @@ func TestBlockingPanic(t *testing.T) {
 	defer pool.Close()
 	sentinel := errors.New("fetch failed")
 	v := catch(func() {
-		Run(pool, func(w *Worker) int {
+		RunValue(pool, func(w *Worker) int {
 			a, b := Join(w, fib, 10, func(w *Worker, n int) int {
 				Blocking(func() { Blocking(func() { panic(sentinel) }) })
 				return n
@@ -107,7 +107,7 @@ func TestBlockingPanic(t *testing.T) {
 	if s := pool.Stats(); s.Blocked != 0 {
 		t.Fatalf("%d workers still counted as blocked after the panic", s.Blocked)
 	}
-	if got := Run(pool, func(w *Worker) int { return fib(w, 12) }); got != fibSerial(12) {
+	if got := RunValue(pool, func(w *Worker) int { return fib(w, 12) }); got != fibSerial(12) {
 		t.Fatalf("the pool after the panic computed %d", got)
 	}
 }
@@ -181,7 +181,7 @@ func TestMaxSpares(t *testing.T) {
 		t.Fatalf("no spare was refused with %d blocking functions and WithMaxSpares(%d)", n, bound)
 	}
 	spares := 0
-	for _, w := range s.Workers {
+	for _, w := range s.PerWorker {
 		if w.Spare {
 			spares++
 		}
@@ -214,8 +214,8 @@ func TestRunOnOtherPoolBlocks(t *testing.T) {
 	release := make(chan struct{})
 	got := onWorker(a, func(w *Worker) int {
 		// b's only task waits until a root submitted to a has run: a's
-		// only worker waits in Run(b, ...), so a spare of a must run it.
-		return Run(b, func(*Worker) int {
+		// only worker waits in RunValue(b, ...), so a spare of a must run it.
+		return RunValue(b, func(*Worker) int {
 			go func() { onWorker(a, func(w *Worker) int { return fib(w, 10) }); close(release) }()
 			<-release
 			return 7

@@ -14,7 +14,7 @@
 //
 //	p := core.New() // or core.Default()
 //	defer p.Close()
-//	fmt.Println(core.Run(p, func(w *core.Worker) int { return fib(w, 30) }))
+//	fmt.Println(core.RunValue(p, func(w *core.Worker) int { return fib(w, 30) }))
 //
 // # Model
 //
@@ -48,7 +48,7 @@
 //
 // # Who may call what
 //
-// Run, Pool.Run (a root without a result) and RunOn may be called from any
+// RunValue, Pool.Run (a root without a result) and RunOn may be called from any
 // goroutine, including from inside a task (a nested Run on the same pool
 // runs inline on the current worker). Blocking and a Scope's methods may be
 // called from anywhere. A *Worker

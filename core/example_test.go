@@ -19,18 +19,18 @@ func fib(w *core.Worker, n int) int {
 func ExampleJoin() {
 	p := core.New(core.WithWorkers(2))
 	defer p.Close()
-	fmt.Println(core.Run(p, func(w *core.Worker) int { return fib(w, 30) }))
+	fmt.Println(core.RunValue(p, func(w *core.Worker) int { return fib(w, 30) }))
 	// Output: 832040
 }
 
-func ExampleRun() {
+func ExampleRunValue() {
 	// Run may be called from any goroutine; from inside a task of the same
 	// pool it runs inline on the current worker.
 	p := core.New()
 	defer p.Close()
-	sum := core.Run(p, func(w *core.Worker) int {
+	sum := core.RunValue(p, func(w *core.Worker) int {
 		a, b := core.Join(w,
-			func(w *core.Worker, n int) int { return core.Run(p, func(*core.Worker) int { return n * n }) }, 3,
+			func(w *core.Worker, n int) int { return core.RunValue(p, func(*core.Worker) int { return n * n }) }, 3,
 			func(w *core.Worker, n int) int { return n * n }, 4)
 		return a + b
 	})
@@ -75,7 +75,7 @@ func ExamplePanicError() {
 		pe := recover().(*core.PanicError)
 		fmt.Println("recovered:", pe.Value)
 	}()
-	core.Run(p, func(w *core.Worker) int {
+	core.RunValue(p, func(w *core.Worker) int {
 		x, _ := core.Join(w, func(*core.Worker, int) int { panic("bad input") }, 0, fib, 10)
 		return x
 	})
@@ -109,7 +109,7 @@ func sumSquares(w *core.Worker, r [2]int) int64 {
 func ExampleWorker_Pending() {
 	p := core.New(core.WithWorkers(2))
 	defer p.Close()
-	fmt.Println(core.Run(p, func(w *core.Worker) int64 { return sumSquares(w, [2]int{0, 1 << 20}) }))
+	fmt.Println(core.RunValue(p, func(w *core.Worker) int64 { return sumSquares(w, [2]int{0, 1 << 20}) }))
 	// Output: 384306618446643200
 }
 
@@ -144,7 +144,7 @@ func ExampleSpawn() {
 	for i := range xs {
 		xs[i] = int64(i) + 1
 	}
-	fmt.Println(core.Run(p, func(w *core.Worker) int64 { return sumLazy(w, xs) }))
+	fmt.Println(core.RunValue(p, func(w *core.Worker) int64 { return sumLazy(w, xs) }))
 	// Output: 500000500000
 }
 
@@ -174,7 +174,7 @@ func ExampleBlocking() {
 			})
 		}
 	}
-	core.Run(p, func(w *core.Worker) int { core.Invoke(w, fns...); return 0 })
+	core.RunValue(p, func(w *core.Worker) int { core.Invoke(w, fns...); return 0 })
 	fmt.Println(sum.Load())
 	// Output: 28
 }

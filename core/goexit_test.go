@@ -23,7 +23,7 @@ func TestGoexitInTask(t *testing.T) {
 				defer func() { done <- recover() }()
 				run := onWorker[int]
 				if guest {
-					run = Run[int]
+					run = RunValue[int]
 				}
 				run(pool, func(w *Worker) int {
 					x, y := Join(w, func(w *Worker, n int) int {
@@ -62,12 +62,12 @@ func TestGoexitInTask(t *testing.T) {
 		// Every worker still works: nested Run runs inline on each.
 		for id := range p {
 			var got int
-			pool.RunOn(id, func(w *Worker) { got = Run(pool, func(w *Worker) int { return fib(w, 10) }) })
+			pool.RunOn(id, func(w *Worker) { got = RunValue(pool, func(w *Worker) int { return fib(w, 10) }) })
 			if got != 55 {
 				t.Fatalf("p=%d worker %d: %d", p, id, got)
 			}
 		}
-		if got := Run(pool, func(w *Worker) int { return fib(w, 20) }); got != 6765 {
+		if got := RunValue(pool, func(w *Worker) int { return fib(w, 20) }); got != 6765 {
 			t.Fatalf("p=%d: fib after Goexits = %d", p, got)
 		}
 		pool.Close()

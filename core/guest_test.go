@@ -26,12 +26,12 @@ func TestGuestRunsOnCaller(t *testing.T) {
 	defer closeChecked(t, p)
 	for k := range scale(200) {
 		var id int
-		got := Run(p, func(w *Worker) int {
+		got := RunValue(p, func(w *Worker) int {
 			if !w.guest || CurrentPool() != p {
 				t.Errorf("root %d: guest %v, CurrentPool %p; want a guest of %p", k, w.guest, CurrentPool(), p)
 			}
 			id = w.ID()
-			nested := Run(p, func(v *Worker) *Worker { return v })
+			nested := RunValue(p, func(v *Worker) *Worker { return v })
 			if nested != w {
 				t.Errorf("root %d: a nested Run ran on another worker", k)
 			}
@@ -40,8 +40,8 @@ func TestGuestRunsOnCaller(t *testing.T) {
 		if got != fibSerial(k%20) {
 			t.Fatalf("root %d: fib(%d) = %d", k, k%20, got)
 		}
-		if s := p.Stats(); !s.Workers[id].Guest {
-			t.Fatalf("root %d ran on worker %d, not a guest record: %+v", k, id, s.Workers[id])
+		if s := p.Stats(); !s.PerWorker[id].Guest {
+			t.Fatalf("root %d ran on worker %d, not a guest record: %+v", k, id, s.PerWorker[id])
 		}
 	}
 	if CurrentPool() != nil {
@@ -63,7 +63,7 @@ func TestGuestWhileWorkerBusy(t *testing.T) {
 	})
 	<-busy
 	done := make(chan int)
-	go func() { done <- Run(p, func(w *Worker) int { return fib(w, 20) }) }()
+	go func() { done <- RunValue(p, func(w *Worker) int { return fib(w, 20) }) }()
 	select {
 	case v := <-done:
 		if v != fibSerial(20) {
@@ -90,20 +90,20 @@ func TestGuestHoldsSleepersPlace(t *testing.T) {
 		t.Fatal("the worker did not go to sleep")
 	}
 	w0 := p.roster.Load().all[0]
-	hungry := Run(p, func(w *Worker) bool {
+	hungry := RunValue(p, func(w *Worker) bool {
 		fib(w, 15)
 		return w.Hungry()
 	})
 	if hungry {
 		t.Error("a guest holding the only worker's place found an idle worker")
 	}
-	if s := p.Stats(); s.Workers[0].Sleeps != 0 || s.Workers[0].Roots+s.Workers[0].Stolen != 0 { // Sleeps counts sleeps that ended
-		t.Errorf("the lent worker woke or ran something: %+v", s.Workers[0])
+	if s := p.Stats(); s.PerWorker[0].Sleeps != 0 || s.PerWorker[0].Roots+s.PerWorker[0].Stolen != 0 { // Sleeps counts sleeps that ended
+		t.Errorf("the lent worker woke or ran something: %+v", s.PerWorker[0])
 	}
 	if n := p.sleep.sleeping(); n != 1 || w0.idleState() != asleep || p.guests.places.Load() != 0 {
 		t.Errorf("after the root: %d asleep, worker 0 in state %d, %d places held; want 1, asleep, 0", n, w0.idleState(), p.guests.places.Load())
 	}
-	Run(p, func(w *Worker) int {
+	RunValue(p, func(w *Worker) int {
 		Blocking(func() {
 			if s := p.Stats(); s.Blocked != 0 || s.Spares != 0 || w.guestRec.lent != nil {
 				t.Errorf("a guest inside Blocking: %d blocked, %d spares, place held %v; want 0, 0, none", s.Blocked, s.Spares, w.guestRec.lent != nil)
@@ -125,12 +125,12 @@ func TestGuestClaimsAwakeWorkersPlace(t *testing.T) {
 			p.RunOn(0, func(*Worker) {}) // the worker is awake and searching when it returns
 		}
 		for r := range 4 {
-			if got := Run(p, func(w *Worker) int { return fib(w, 18) }); got != fibSerial(18) {
+			if got := RunValue(p, func(w *Worker) int { return fib(w, 18) }); got != fibSerial(18) {
 				t.Fatalf("pool %d, root %d: fib(18) = %d", k, r, got)
 			}
 		}
-		if s := p.Stats(); s.Workers[0].Stolen != 0 {
-			t.Errorf("pool %d: the worker whose place the guests held stole %d frames", k, s.Workers[0].Stolen)
+		if s := p.Stats(); s.PerWorker[0].Stolen != 0 {
+			t.Errorf("pool %d: the worker whose place the guests held stole %d frames", k, s.PerWorker[0].Stolen)
 		}
 		closeChecked(t, p)
 	}
@@ -144,7 +144,7 @@ func TestGuestPanic(t *testing.T) {
 	defer closeChecked(t, p)
 	for k := range scale(100) {
 		v := catch(func() {
-			Run(p, func(w *Worker) int {
+			RunValue(p, func(w *Worker) int {
 				a, b := Join(w, func(w *Worker, n int) int {
 					if k%2 == 0 {
 						panic("left")
@@ -186,7 +186,7 @@ func TestGuestsManyCallers(t *testing.T) {
 			defer wg.Done()
 			for k := range scale(50) {
 				n := (c + k) % 18
-				if got := Run(p, func(w *Worker) int { return fib(w, n) }); got != fibSerial(n) {
+				if got := RunValue(p, func(w *Worker) int { return fib(w, n) }); got != fibSerial(n) {
 					t.Errorf("fib(%d) = %d", n, got)
 					return
 				}
@@ -216,7 +216,7 @@ func TestCloseWaitsForGuest(t *testing.T) {
 	p := New(WithWorkers(1))
 	inside, release := make(chan struct{}), make(chan struct{})
 	var ended atomic.Bool
-	go Run(p, func(*Worker) int {
+	go RunValue(p, func(*Worker) int {
 		close(inside)
 		<-release
 		ended.Store(true)

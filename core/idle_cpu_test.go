@@ -23,7 +23,7 @@ func TestIdlePoolUsesNoCPU(t *testing.T) {
 	pool := New(WithWorkers(8))
 	defer pool.Close()
 	for range 3 {
-		Run(pool, func(w *Worker) int { return fib(w, 22) })
+		RunValue(pool, func(w *Worker) int { return fib(w, 22) })
 	}
 	if !waitAllAsleep(pool, 10*time.Second) {
 		t.Fatal("workers did not go to sleep")

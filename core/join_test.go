@@ -114,7 +114,7 @@ func TestRandomTrees(t *testing.T) {
 					// On the only worker, alone: the serial order.
 					got = onWorker(pool, func(w *Worker) int64 { return eval(w, root, &gotOrder) })
 				} else {
-					got = Run(pool, func(w *Worker) int64 { return eval(w, root, nil) })
+					got = RunValue(pool, func(w *Worker) int64 { return eval(w, root, nil) })
 				}
 				if got != want {
 					t.Fatalf("%v p=%d seed=%d: got %d, want %d", policy, p, seed, got, want)
@@ -160,7 +160,7 @@ func TestFib(t *testing.T) {
 				pool := New(WithWorkers(p), WithPolicy(policy))
 				defer closeChecked(t, pool)
 				for range 5 {
-					if got := Run(pool, func(w *Worker) int { return fib(w, n) }); got != want {
+					if got := RunValue(pool, func(w *Worker) int { return fib(w, n) }); got != want {
 						t.Fatalf("fib(%d) = %d, want %d", n, got, want)
 					}
 				}
@@ -183,7 +183,7 @@ func TestDeepRecursion(t *testing.T) {
 		x, y := Join(w, chain, n-1, func(*Worker, int) int { return 1 }, 0)
 		return x + y
 	}
-	if got := Run(pool, func(w *Worker) int { return chain(w, depth) }); got != depth {
+	if got := RunValue(pool, func(w *Worker) int { return chain(w, depth) }); got != depth {
 		t.Fatalf("chain(%d) = %d", depth, got)
 	}
 }
@@ -194,7 +194,7 @@ func TestJoinAllocs(t *testing.T) {
 	checkNoAllocs(t, "fib", fib)
 }
 
-// checkNoAllocs checks that Run(f(20)) on one worker allocates nothing after
+// checkNoAllocs checks that RunValue(f(20)) on one worker allocates nothing after
 // a first run has made the frames of every depth.
 func checkNoAllocs(t *testing.T, name string, f func(*Worker, int) int) {
 	t.Helper()
@@ -204,10 +204,10 @@ func checkNoAllocs(t *testing.T, name string, f func(*Worker, int) int) {
 	pool := New(WithWorkers(1))
 	defer pool.Close()
 	root := func(w *Worker) int { return f(w, 20) } // made once: a closure over f allocates
-	run := func() { Run(pool, root) }
+	run := func() { RunValue(pool, root) }
 	run()
 	if a := testing.AllocsPerRun(50, run); a > 0.1 {
-		t.Fatalf("Run(%s(20)) allocates %.2f times per run; want 0", name, a)
+		t.Fatalf("RunValue(%s(20)) allocates %.2f times per run; want 0", name, a)
 	}
 }
 
@@ -215,7 +215,7 @@ func TestJoinMixedTypes(t *testing.T) {
 	// Joins of different types at the same depth replace the cached frame.
 	pool := New(WithWorkers(2))
 	defer pool.Close()
-	got := Run(pool, func(w *Worker) string {
+	got := RunValue(pool, func(w *Worker) string {
 		var s string
 		for i := range 100 {
 			a, b := Join(w, func(*Worker, int) string { return fmt.Sprint(i) },

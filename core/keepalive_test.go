@@ -92,7 +92,7 @@ func TestKeepAliveGoroutines(t *testing.T) {
 		if got := rendezvous(t, p, workers); len(got) != workers {
 			t.Fatalf("round %d: %d tasks that wait for each other ran on %d workers", round, workers, len(got))
 		}
-		if got, want := Run(p, func(w *Worker) int { return fib(w, 20) }), fibSerial(20); got != want {
+		if got, want := RunValue(p, func(w *Worker) int { return fib(w, 20) }), fibSerial(20); got != want {
 			t.Fatalf("round %d: fib(20) = %d, want %d", round, got, want)
 		}
 	}
@@ -123,7 +123,7 @@ func TestKeepAliveChurn(t *testing.T) {
 				time.Sleep(time.Duration(rng.IntN(2500)) * time.Microsecond) // the gap: load, not synchronisation
 				switch i % 4 {
 				case 0:
-					if got := Run(p, func(w *Worker) int { return fib(w, 14) }); got != fibSerial(14) {
+					if got := RunValue(p, func(w *Worker) int { return fib(w, 14) }); got != fibSerial(14) {
 						t.Errorf("fib(14) = %d", got)
 					}
 				case 1: // tasks forked from outside, some blocking: spares come and go
@@ -148,9 +148,9 @@ func TestKeepAliveChurn(t *testing.T) {
 						t.Error("RunOn returned without running its root")
 					}
 				default:
-					if got := Run(p, func(w *Worker) int {
+					if got := RunValue(p, func(w *Worker) int {
 						x, y := Join(w, fib, 12, func(w *Worker, n int) int {
-							return Run(p, func(w *Worker) int { return fib(w, n) })
+							return RunValue(p, func(w *Worker) int { return fib(w, n) })
 						}, 13)
 						return x + y
 					}); got != fibSerial(12)+fibSerial(13) {
@@ -178,7 +178,7 @@ func TestKeepAliveChurn(t *testing.T) {
 func TestKeepAliveZeroKeepsWorkers(t *testing.T) {
 	p := New(WithWorkers(2), WithKeepAlive(0), WithSpin(0))
 	defer closeChecked(t, p)
-	Run(p, func(w *Worker) int { return fib(w, 16) })
+	RunValue(p, func(w *Worker) int { return fib(w, 16) })
 	if !waitAllAsleep(p, 10*time.Second) {
 		t.Fatal("workers still awake 10 s after the last Run")
 	}

@@ -113,9 +113,9 @@ func TestLabelsFollowWork(t *testing.T) {
 			l := callerLabels()
 			want = l
 			// A root from outside, its stolen frames and a nested Run.
-			Run(p, func(w *Worker) int {
+			RunValue(p, func(w *Worker) int {
 				x, _ := Join(w, leaf, 16, func(w *Worker, _ int) int {
-					return Run(p, func(w *Worker) int { return leaf(w, 14) })
+					return RunValue(p, func(w *Worker) int { return leaf(w, 14) })
 				}, 0)
 				return x
 			})
@@ -132,12 +132,12 @@ func TestLabelsFollowWork(t *testing.T) {
 			s.Wait(p)
 			// RunOn, and a Run from a task of another pool.
 			p.RunOn(1, func(*Worker) { check("RunOn", l)() })
-			Run(other, func(w *Worker) int {
-				return Run(p, func(w *Worker) int { check("Run from another pool", l)(); return 0 })
+			RunValue(other, func(w *Worker) int {
+				return RunValue(p, func(w *Worker) int { check("Run from another pool", l)(); return 0 })
 			})
 			// New labels inside a task reach the tasks it forks and the
 			// roots it runs.
-			Run(p, func(w *Worker) int {
+			RunValue(p, func(w *Worker) int {
 				withLabels(v+"-inner", func() {
 					inner := callerLabels()
 					var s Scope
@@ -145,7 +145,7 @@ func TestLabelsFollowWork(t *testing.T) {
 						s.Go(p, func(*Worker) { check("scope task under pprof.Do in a task", inner)() })
 					}
 					s.Wait(p)
-					Run(p, func(w *Worker) int {
+					RunValue(p, func(w *Worker) int {
 						want = inner
 						return leaf(w, 14)
 					})
@@ -201,7 +201,7 @@ func TestTraceRegion(t *testing.T) {
 	if err := trace.Start(&buf); err != nil {
 		t.Skipf("trace.Start: %v", err)
 	}
-	Run(p, func(w *Worker) int { return fib(w, 10) })
+	RunValue(p, func(w *Worker) int { return fib(w, 10) })
 	trace.Stop()
 	if !bytes.Contains(buf.Bytes(), []byte("gofork.root")) {
 		t.Error("the trace names no region gofork.root")

@@ -23,7 +23,7 @@ func TestLimitFollowsGOMAXPROCS(t *testing.T) {
 		t.Fatalf("a pool made at GOMAXPROCS 3 has %d workers", pool.Workers())
 	}
 	runtime.GOMAXPROCS(1)
-	if got := Run(pool, func(w *Worker) int { return fib(w, 20) }); got != fibSerial(20) {
+	if got := RunValue(pool, func(w *Worker) int { return fib(w, 20) }); got != fibSerial(20) {
 		t.Fatalf("fib(20) = %d", got)
 	}
 	if pool.Workers() != 1 {
@@ -31,7 +31,7 @@ func TestLimitFollowsGOMAXPROCS(t *testing.T) {
 	}
 	parked := func() int {
 		n := 0
-		for _, w := range pool.Stats().Workers {
+		for _, w := range pool.Stats().PerWorker {
 			if w.Parked && !w.Spare {
 				n++
 			}
@@ -39,7 +39,7 @@ func TestLimitFollowsGOMAXPROCS(t *testing.T) {
 		return n
 	}
 	if !waitFor(10*time.Second, func() bool { return parked() == 2 }) {
-		t.Fatalf("%d workers parked by the limit, want 2: %+v", parked(), pool.Stats().Workers)
+		t.Fatalf("%d workers parked by the limit, want 2: %+v", parked(), pool.Stats().PerWorker)
 	}
 	ran := -1
 	pool.RunOn(2, func(w *Worker) { ran = w.ID() })
@@ -50,23 +50,23 @@ func TestLimitFollowsGOMAXPROCS(t *testing.T) {
 		t.Fatal("worker 2 did not park again after its RunOn root")
 	}
 	runtime.GOMAXPROCS(4)
-	if got := Run(pool, func(w *Worker) int { return fib(w, 20) }); got != fibSerial(20) {
+	if got := RunValue(pool, func(w *Worker) int { return fib(w, 20) }); got != fibSerial(20) {
 		t.Fatalf("fib(20) = %d", got)
 	}
 	regular := 0
-	for _, w := range pool.Stats().Workers {
+	for _, w := range pool.Stats().PerWorker {
 		if !w.Guest {
 			regular++
 		}
 	}
-	if pool.Workers() != 4 || regular != 4 || pool.MaxWorkerID() != len(pool.Stats().Workers) {
+	if pool.Workers() != 4 || regular != 4 || pool.MaxWorkerID() != len(pool.Stats().PerWorker) {
 		t.Fatalf("after GOMAXPROCS(4): Workers() %d, %d regular workers, MaxWorkerID %d of %d records; want 4, 4 and all",
-			pool.Workers(), regular, pool.MaxWorkerID(), len(pool.Stats().Workers))
+			pool.Workers(), regular, pool.MaxWorkerID(), len(pool.Stats().PerWorker))
 	}
 	fixed := New(WithWorkers(2))
 	defer fixed.Close()
 	runtime.GOMAXPROCS(1)
-	Run(fixed, func(w *Worker) int { return 0 })
+	RunValue(fixed, func(w *Worker) int { return 0 })
 	if fixed.Workers() != 2 {
 		t.Fatalf("WithWorkers(2) pool runs %d workers at GOMAXPROCS 1", fixed.Workers())
 	}
@@ -88,13 +88,13 @@ func TestLimitCappedByCPUs(t *testing.T) {
 	defer fixed.Close()
 	for _, procs := range []int{6, 1, 8, 2} {
 		runtime.GOMAXPROCS(procs)
-		if got := Run(pool, func(w *Worker) int { return fib(w, 18) }); got != fibSerial(18) {
+		if got := RunValue(pool, func(w *Worker) int { return fib(w, 18) }); got != fibSerial(18) {
 			t.Fatalf("GOMAXPROCS(%d): fib(18) = %d", procs, got)
 		}
 		if want := min(procs, 2); pool.Workers() != want || pool.turnLimit() != int32(want) {
 			t.Fatalf("GOMAXPROCS(%d) on 2 CPUs: Workers() %d, %d turns; want %d", procs, pool.Workers(), pool.turnLimit(), want)
 		}
-		Run(fixed, func(w *Worker) int { return 0 })
+		RunValue(fixed, func(w *Worker) int { return 0 })
 		if fixed.Workers() != 4 || fixed.turnLimit() != 2 {
 			t.Fatalf("GOMAXPROCS(%d) on 2 CPUs: WithWorkers(4) pool has %d workers, %d turns; want 4 and 2", procs, fixed.Workers(), fixed.turnLimit())
 		}

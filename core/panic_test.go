@@ -44,7 +44,7 @@ func TestPanicFromLeaf(t *testing.T) {
 	for _, p := range []int{1, 2, 4} {
 		pool := New(WithWorkers(p))
 		for _, target := range []int{0, 1, 500, 1023} { // first, second, middle, last leaf
-			v := catch(func() { Run(pool, func(w *Worker) int { return boomTree(w, boomArg{11, target, 0}) }) })
+			v := catch(func() { RunValue(pool, func(w *Worker) int { return boomTree(w, boomArg{11, target, 0}) }) })
 			if got, want := panicValue(t, v), fmt.Sprintf("boom %d", target); got != want {
 				t.Fatalf("p=%d: panic value %v, want %v", p, got, want)
 			}
@@ -52,7 +52,7 @@ func TestPanicFromLeaf(t *testing.T) {
 				t.Fatalf("p=%d: the stack does not show the panicking task:\n%s", p, pe.Stack)
 			}
 			// The pool is usable afterwards.
-			if got := Run(pool, func(w *Worker) int { return fib(w, 18) }); got != 2584 {
+			if got := RunValue(pool, func(w *Worker) int { return fib(w, 18) }); got != 2584 {
 				t.Fatalf("p=%d: fib after panic = %d", p, got)
 			}
 		}
@@ -64,7 +64,7 @@ func TestPanicFromRoot(t *testing.T) {
 	pool := New(WithWorkers(2))
 	defer pool.Close()
 	err := errors.New("root failed")
-	v := catch(func() { Run(pool, func(*Worker) int { panic(err) }) })
+	v := catch(func() { RunValue(pool, func(*Worker) int { panic(err) }) })
 	if !errors.Is(v.(*PanicError), err) {
 		t.Fatalf("errors.Is does not see the original error through %v", v)
 	}
@@ -75,7 +75,7 @@ func TestPanicFromBothBranches(t *testing.T) {
 		pool := New(WithWorkers(p))
 		for range scale(200) {
 			v := catch(func() {
-				Run(pool, func(w *Worker) int {
+				RunValue(pool, func(w *Worker) int {
 					x, y := Join(w, func(w *Worker, n int) int { fib(w, 12); panic("left") },
 						0, func(w *Worker, n int) int { fib(w, 12); panic("right") }, 0)
 					return x + y
@@ -85,7 +85,7 @@ func TestPanicFromBothBranches(t *testing.T) {
 				t.Fatalf("p=%d: panic value %v", p, got)
 			}
 		}
-		if got := Run(pool, func(w *Worker) int { return fib(w, 20) }); got != 6765 {
+		if got := RunValue(pool, func(w *Worker) int { return fib(w, 20) }); got != 6765 {
 			t.Fatalf("p=%d: fib after panics = %d", p, got)
 		}
 		pool.Close()
@@ -101,7 +101,7 @@ func TestPanicWaitsForStolenWork(t *testing.T) {
 		var running, finished [64]bool
 		_ = finished
 		v := catch(func() {
-			Run(pool, func(w *Worker) int {
+			RunValue(pool, func(w *Worker) int {
 				fns := make([]func(*Worker), 64)
 				for i := range fns {
 					fns[i] = func(w *Worker) {
@@ -151,9 +151,9 @@ func TestNestedRunPanicRecoveredInTask(t *testing.T) {
 					panic("nested boom")
 				}
 			}
-			got := Run(pool, func(w *Worker) int {
+			got := RunValue(pool, func(w *Worker) int {
 				v := catch(func() {
-					Run(pool, func(w *Worker) int {
+					RunValue(pool, func(w *Worker) int {
 						fns := make([]func(*Worker), 1024)
 						for i := range fns {
 							fns[i] = func(w *Worker) { leaf(w, i) }

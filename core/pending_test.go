@@ -13,7 +13,7 @@ func TestPending(t *testing.T) {
 	p := New(WithWorkers(1))
 	defer p.Close()
 	type depths struct{ before, inF, inNested, inG, after int }
-	got := Run(p, func(w *Worker) depths {
+	got := RunValue(p, func(w *Worker) depths {
 		var d depths
 		d.before = w.Pending()
 		Join(w, func(w *Worker, _ int) int {
@@ -32,7 +32,7 @@ func TestPending(t *testing.T) {
 	p2 := New(WithWorkers(2))
 	defer p2.Close()
 	for range 20 {
-		left := Run(p2, func(w *Worker) int {
+		left := RunValue(p2, func(w *Worker) int {
 			var stolen atomic.Bool
 			left := -1
 			Join(w, func(w *Worker, _ int) int {
@@ -70,7 +70,7 @@ func TestHungry(t *testing.T) {
 	p2 := New(WithWorkers(2))
 	defer p2.Close()
 	// The other worker has nothing to do: it is searching or asleep.
-	if !Run(p2, func(w *Worker) bool {
+	if !RunValue(p2, func(w *Worker) bool {
 		deadline := time.Now().Add(10 * time.Second)
 		for !w.Hungry() && time.Now().Before(deadline) {
 			runtime.Gosched()
@@ -132,13 +132,13 @@ func TestIdleReleasesFrames(t *testing.T) {
 		a, _ := Join(w, deep, n-1, func(*Worker, *[1 << 16]byte) int { return 0 }, new([1 << 16]byte))
 		return a
 	}
-	Run(p, func(w *Worker) int { return deep(w, 200) }) // frames cached to depth 200
+	RunValue(p, func(w *Worker) int { return deep(w, 200) }) // frames cached to depth 200
 	if !waitAllAsleep(p, 5*time.Second) {
 		t.Fatal("the worker did not go to sleep in 5 s")
 	}
 	for _, depth := range []int{5, 50} {
 		var freed atomic.Int32
-		Run(p, func(w *Worker) int {
+		RunValue(p, func(w *Worker) int {
 			var held func(w *Worker, n int) int
 			held = func(w *Worker, n int) int {
 				if n == 0 {

@@ -91,7 +91,7 @@ func TestPinCurrentThreadInvalid(t *testing.T) {
 func TestPinningSurvivesGoexit(t *testing.T) {
 	p := New(WithWorkers(1), WithPinning(true))
 	defer p.Close()
-	st := p.Stats().Workers[0]
+	st := p.Stats().PerWorker[0]
 	if !st.Pinned {
 		t.Skipf("pinning not available here: %s", st.PinError)
 	}
@@ -106,10 +106,10 @@ func TestPinningSurvivesGoexit(t *testing.T) {
 		expectPanic(t, "Goexit", func() { p.RunOn(0, func(*Worker) { runtime.Goexit() }) })
 		if got := affinity(); !slices.Equal(got, []int{st.CPU}) {
 			t.Fatalf("after a Goexit the worker's thread may run on %v, want [%d]; Stats says Pinned=%v",
-				got, st.CPU, p.Stats().Workers[0].Pinned)
+				got, st.CPU, p.Stats().PerWorker[0].Pinned)
 		}
 	}
-	if !p.Stats().Workers[0].Pinned {
+	if !p.Stats().PerWorker[0].Pinned {
 		t.Fatal("Stats says the worker is no longer pinned")
 	}
 }

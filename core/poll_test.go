@@ -56,7 +56,7 @@ func TestRootNotStuckBehindJoins(t *testing.T) {
 		bigDone := joinsUntil(p, func() {}, small.Load)
 		switch via {
 		case "Run":
-			Run(p, func(w *Worker) int { return joinOnly(w, 5) })
+			RunValue(p, func(w *Worker) int { return joinOnly(w, 5) })
 		case "RunOn":
 			p.RunOn(0, func(w *Worker) { joinOnly(w, 5) })
 		}

@@ -27,23 +27,23 @@ func TestBadInput(t *testing.T) {
 	expectPanic(t, "nil Option", func() { New(nil) })
 
 	pool := New(WithWorkers(2))
-	expectPanic(t, "nil root", func() { Run[int](pool, nil) })
+	expectPanic(t, "nil root", func() { RunValue[int](pool, nil) })
 	expectPanic(t, "nil function", func() {
-		Run(pool, func(w *Worker) int {
+		RunValue(pool, func(w *Worker) int {
 			a, _ := Join[int, int, int, int](w, nil, 0, fib, 1)
 			return a
 		})
 	})
 	expectPanic(t, "nil function at index 1", func() {
-		Run(pool, func(w *Worker) int { Invoke(w, func(*Worker) {}, nil); return 0 })
+		RunValue(pool, func(w *Worker) int { Invoke(w, func(*Worker) {}, nil); return 0 })
 	})
 	expectPanic(t, "RunOn(2)", func() { pool.RunOn(2, func(*Worker) {}) })
-	expectPanic(t, "inside a task", func() { Run(pool, func(*Worker) int { pool.Close(); return 0 }) })
+	expectPanic(t, "inside a task", func() { RunValue(pool, func(*Worker) int { pool.Close(); return 0 }) })
 	pool.Close()
 	pool.Close() // a second Close does nothing
-	expectPanic(t, "closed Pool", func() { Run(pool, func(*Worker) int { return 0 }) })
+	expectPanic(t, "closed Pool", func() { RunValue(pool, func(*Worker) int { return 0 }) })
 	expectPanic(t, "closed Pool", func() { pool.RunOn(0, func(*Worker) {}) })
-	expectPanic(t, "nil *Pool", func() { Run(nil, func(*Worker) int { return 0 }) })
+	expectPanic(t, "nil *Pool", func() { RunValue(nil, func(*Worker) int { return 0 }) })
 	expectPanic(t, "Default", func() { Default().Close() })
 }
 
@@ -57,7 +57,7 @@ func TestManyConcurrentRuns(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			n := 5 + g%15
-			if Run(pool, func(w *Worker) int { return fib(w, n) }) != fibSerial(n) {
+			if RunValue(pool, func(w *Worker) int { return fib(w, n) }) != fibSerial(n) {
 				bad.Add(1)
 			}
 		}()
@@ -86,7 +86,7 @@ func TestNestedRunOnEveryWorker(t *testing.T) {
 				close(release)
 			}
 			<-release
-			results[i] = Run(pool, func(w2 *Worker) int {
+			results[i] = RunValue(pool, func(w2 *Worker) int {
 				if w2 != w {
 					panic("nested Run moved to another worker")
 				}
@@ -96,7 +96,7 @@ func TestNestedRunOnEveryWorker(t *testing.T) {
 	}
 	done := make(chan struct{})
 	go func() {
-		Run(pool, func(w *Worker) int { Invoke(w, fns...); return 0 })
+		RunValue(pool, func(w *Worker) int { Invoke(w, fns...); return 0 })
 		close(done)
 	}()
 	select {
@@ -115,7 +115,7 @@ func TestCloseStopsWorkers(t *testing.T) {
 	before := runtime.NumGoroutine()
 	for range 10 {
 		pool := New(WithWorkers(8))
-		Run(pool, func(w *Worker) int { return fib(w, 15) })
+		RunValue(pool, func(w *Worker) int { return fib(w, 15) })
 		pool.Close()
 	}
 	// Worker goroutines exit before Close returns, but the runtime may take
@@ -142,7 +142,7 @@ func TestCloseWhileRunning(t *testing.T) {
 			go func() {
 				defer wg.Done()
 				v := catch(func() {
-					if Run(pool, func(w *Worker) int { return fib(w, 16) }) == 987 {
+					if RunValue(pool, func(w *Worker) int { return fib(w, 16) }) == 987 {
 						ok.Add(1)
 					}
 				})
@@ -181,7 +181,7 @@ func TestIdlePoolSleeps(t *testing.T) {
 	pool := New(WithWorkers(4))
 	defer pool.Close()
 	for range 5 {
-		Run(pool, func(w *Worker) int { return fib(w, 20) })
+		RunValue(pool, func(w *Worker) int { return fib(w, 20) })
 	}
 	if !waitAllAsleep(pool, 10*time.Second) {
 		t.Fatalf("workers still awake 10 s after the last Run: %d of 4 asleep", pool.sleep.sleeping())
@@ -199,7 +199,7 @@ func TestIdlePoolSleeps(t *testing.T) {
 func TestSpin(t *testing.T) {
 	long := New(WithWorkers(2), WithSpin(time.Hour))
 	for range 5 {
-		Run(long, func(w *Worker) int { return fib(w, 20) })
+		RunValue(long, func(w *Worker) int { return fib(w, 20) })
 	}
 	time.Sleep(50 * time.Millisecond)
 	if n := long.Stats().Total().Sleeps; n != 0 {
@@ -208,7 +208,7 @@ func TestSpin(t *testing.T) {
 	long.Close() // spinning workers see Close
 	short := New(WithWorkers(2), WithSpin(0))
 	defer short.Close()
-	Run(short, func(w *Worker) int { return fib(w, 20) })
+	RunValue(short, func(w *Worker) int { return fib(w, 20) })
 	if !waitAllAsleep(short, 10*time.Second) {
 		t.Fatalf("WithSpin(0): workers still awake 10 s after the last Run")
 	}
@@ -230,13 +230,13 @@ func TestStats(t *testing.T) {
 	pool := New(WithWorkers(2))
 	defer pool.Close()
 	for range 10 {
-		Run(pool, func(w *Worker) int { return fib(w, 22) })
+		RunValue(pool, func(w *Worker) int { return fib(w, 22) })
 	}
 	waitAllAsleep(pool, 10*time.Second)
 	s := pool.Stats()
 	tot := s.Total()
 	regular := 0
-	for _, w := range s.Workers {
+	for _, w := range s.PerWorker {
 		if !w.Guest {
 			regular++
 		}
@@ -247,7 +247,7 @@ func TestStats(t *testing.T) {
 	if tot.Stolen > tot.StealAttempts {
 		t.Fatalf("more steals (%d) than attempts (%d)", tot.Stolen, tot.StealAttempts)
 	}
-	for i, w := range s.Workers {
+	for i, w := range s.PerWorker {
 		if w.Idle+w.Busy != s.Uptime || w.Idle < 0 || w.Idle > s.Uptime {
 			t.Fatalf("worker %d: idle %v busy %v uptime %v", i, w.Idle, w.Busy, s.Uptime)
 		}
@@ -257,11 +257,11 @@ func TestStats(t *testing.T) {
 func TestPinning(t *testing.T) {
 	pool := New(WithWorkers(2), WithPinning(true))
 	defer pool.Close()
-	if got := Run(pool, func(w *Worker) int { return fib(w, 20) }); got != 6765 {
+	if got := RunValue(pool, func(w *Worker) int { return fib(w, 20) }); got != 6765 {
 		t.Fatalf("fib on a pinned pool = %d", got)
 	}
 	st := pool.Stats()
-	for i, w := range st.Workers {
+	for i, w := range st.PerWorker {
 		// Either pinned, or the reason is reported (containers may forbid
 		// it). A guest runs on its caller's thread, pinned nowhere.
 		if w.Guest {
@@ -288,11 +288,11 @@ func TestRecordedTopologyPool(t *testing.T) {
 	}
 	st := pool.Stats()
 	for i, want := range []int{0, 4, 1, 5, 2, 6, 3, 7} { // spread over sockets first
-		if st.Workers[i].CPU != want {
-			t.Fatalf("worker %d placed on cpu %d, want %d", i, st.Workers[i].CPU, want)
+		if st.PerWorker[i].CPU != want {
+			t.Fatalf("worker %d placed on cpu %d, want %d", i, st.PerWorker[i].CPU, want)
 		}
 	}
-	if got := Run(pool, func(w *Worker) int { return fib(w, 22) }); got != 17711 {
+	if got := RunValue(pool, func(w *Worker) int { return fib(w, 22) }); got != 17711 {
 		t.Fatalf("fib = %d", got)
 	}
 }
@@ -309,7 +309,7 @@ func TestWakeNearSleeper(t *testing.T) {
 	if len(pool.nodes) != 2 {
 		t.Fatalf("%d worker nodes, want 2", len(pool.nodes))
 	}
-	Run(pool, func(w *Worker) int { return fib(w, 18) })
+	RunValue(pool, func(w *Worker) int { return fib(w, 18) })
 	if !waitAllAsleep(pool, 10*time.Second) {
 		t.Fatal("workers did not go to sleep")
 	}

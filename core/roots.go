@@ -9,7 +9,7 @@ import "strconv"
 // they run it on the caller's goroutine as a guest of the pool (guest.go).
 // RunOn from outside submits its root to the worker's inbox and parks.
 
-// Run runs root on p and returns its result. It may be called from any
+// RunValue runs root on p and returns its result. It may be called from any
 // goroutine, by many goroutines at once.
 //
 // From an ordinary goroutine, Run runs root on the calling goroutine, which
@@ -44,7 +44,7 @@ import "strconv"
 // waited for) and Run panics in the caller's goroutine with a *PanicError that
 // carries the original value and the stack of the task that panicked. The
 // pool stays usable. Run on a closed pool panics.
-func Run[R any](p *Pool, root func(w *Worker) R) R {
+func RunValue[R any](p *Pool, root func(w *Worker) R) R {
 	if p == nil {
 		panic("core: Run on a nil *Pool")
 	}
@@ -66,7 +66,7 @@ func Run[R any](p *Pool, root func(w *Worker) R) R {
 	return r
 }
 
-// Run runs root on p and returns when it is done: Run (the function) for a
+// Run runs root on p and returns when it is done: it is RunValue for a
 // root that returns nothing, with the same contract. From an ordinary
 // goroutine it runs root on that goroutine, a guest worker of p meanwhile;
 // from inside a task of p it runs root at once on the current worker; from

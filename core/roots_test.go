@@ -54,7 +54,7 @@ func TestPoolRunNested(t *testing.T) {
 		b := New(WithWorkers(1))
 		run := onWorker[int]
 		if guest {
-			run = Run[int]
+			run = RunValue[int]
 		}
 		got := run(a, func(w *Worker) int {
 			same, sum := false, 0
@@ -100,7 +100,7 @@ func TestPoolRunPanic(t *testing.T) {
 		t.Fatalf("a *PanicError panic came out as %v, want the same *PanicError", v)
 	}
 	// Nested inline, as Run: wrapped once, and the worker's deque is clean.
-	got := Run(p, func(w *Worker) int {
+	got := RunValue(p, func(w *Worker) int {
 		v := catch(func() { p.Run(func(w *Worker) { Join(w, fib, 15, fib, 14); panic("nested") }) })
 		if pe, ok := v.(*PanicError); !ok || pe.Value != "nested" {
 			t.Errorf("nested panic: recovered %v", v)
@@ -135,7 +135,7 @@ func TestPoolRunAllocs(t *testing.T) {
 	if a := testing.AllocsPerRun(100, func() { p.Run(root) }); a > 0 {
 		t.Errorf("Pool.Run from outside: %v allocations per call", a)
 	}
-	Run(p, func(w *Worker) int {
+	RunValue(p, func(w *Worker) int {
 		if a := testing.AllocsPerRun(100, func() { p.Run(root) }); a > 0 {
 			t.Errorf("Pool.Run inline: %v allocations per call", a)
 		}
@@ -150,7 +150,7 @@ func TestGuard(t *testing.T) {
 	p := New(WithWorkers(2))
 	defer p.Close()
 	inner := &PanicError{Value: "inner"}
-	Run(p, func(w *Worker) int {
+	RunValue(p, func(w *Worker) int {
 		var ends []*PanicError
 		end := func(pe *PanicError) { ends = append(ends, pe) }
 		w.Guard(func() { Join(w, fib, 12, fib, 11) }, end)
@@ -165,7 +165,7 @@ func TestGuard(t *testing.T) {
 		return 0
 	})
 	expectPanic(t, "core: Guard with a nil function", func() {
-		Run(p, func(w *Worker) int { w.Guard(nil, func(*PanicError) {}); return 0 })
+		RunValue(p, func(w *Worker) int { w.Guard(nil, func(*PanicError) {}); return 0 })
 	})
 
 	var goexitEnd atomic.Pointer[PanicError]
@@ -189,7 +189,7 @@ func TestGuard(t *testing.T) {
 	done := make(chan any)
 	go func() {
 		defer func() { done <- recover() }()
-		Run(p, func(w *Worker) int {
+		RunValue(p, func(w *Worker) int {
 			w.Guard(runtime.Goexit, func(pe *PanicError) { goexitEnd.Store(pe) })
 			t.Error("Guard returned after runtime.Goexit")
 			return 0

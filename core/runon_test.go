@@ -74,7 +74,7 @@ func TestRunOnFromScopeTasks(t *testing.T) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		Run(p, func(w *Worker) int {
+		RunValue(p, func(w *Worker) int {
 			for i := range n {
 				s.Go(p, func(w *Worker) {
 					id := i % 3
@@ -122,7 +122,7 @@ func TestRunOnChainThroughLimitedWorker(t *testing.T) {
 	old := runtime.GOMAXPROCS(2)
 	defer runtime.GOMAXPROCS(old)
 	p := New() // follows GOMAXPROCS
-	Run(p, func(w *Worker) int { return 0 })
+	RunValue(p, func(w *Worker) int { return 0 })
 	runtime.GOMAXPROCS(1)
 	p.refreshLimit() // worker 1 is beyond the limit now
 	var ran atomic.Int32

@@ -19,7 +19,7 @@ func TestGroupBurstReleasesRing(t *testing.T) {
 	defer p.Close()
 	n := max(scale(100_000), 16*lockfree.DequeKeep) // past lockfree.DequeKeep, however scaled
 	var ran atomic.Int64
-	Run(p, func(w *Worker) int {
+	RunValue(p, func(w *Worker) int {
 		var s Scope
 		for range n {
 			s.Go(p, func(*Worker) { ran.Add(1) })
@@ -82,7 +82,7 @@ func TestScopeTree(t *testing.T) {
 			var s Scope
 			var got atomic.Int64
 			if seed%2 == 0 {
-				Run(pool, func(w *Worker) int {
+				RunValue(pool, func(w *Worker) int {
 					walkScope(&s, pool, seed, 7, &got)
 					s.Wait(pool)
 					return 0
@@ -132,7 +132,7 @@ func TestScopeLimit(t *testing.T) {
 			s.Wait(pool)
 		}
 		if inside {
-			Run(pool, func(*Worker) int { fork(); return 0 })
+			RunValue(pool, func(*Worker) int { fork(); return 0 })
 		} else {
 			fork()
 		}
@@ -184,7 +184,7 @@ func TestScopeManyTinyTasks(t *testing.T) {
 	var s Scope
 	var ran atomic.Int64
 	inc := func(*Worker) { ran.Add(1) }
-	Run(pool, func(*Worker) int {
+	RunValue(pool, func(*Worker) int {
 		for range n {
 			s.Go(pool, inc)
 		}
@@ -225,7 +225,7 @@ func TestScopeNoAllocs(t *testing.T) {
 	add := func(_ *Worker, a any) { sum.Add(int64(*a.(*int))) }
 	one := 1
 	run := func() {
-		Run(pool, func(*Worker) int {
+		RunValue(pool, func(*Worker) int {
 			for range 1000 {
 				s.GoWith(pool, add, &one)
 			}

@@ -85,7 +85,7 @@ func TestSpawnRandomTrees(t *testing.T) {
 			if p == 1 {
 				rec = &gotOrder
 			}
-			got := Run(pool, func(w *Worker) int64 { return evalSpawn(w, root, rec) })
+			got := RunValue(pool, func(w *Worker) int64 { return evalSpawn(w, root, rec) })
 			if got != want {
 				t.Fatalf("p=%d seed=%d: got %d, want %d", p, seed, got, want)
 			}
@@ -116,7 +116,7 @@ func TestSpawnFib(t *testing.T) {
 	for _, p := range []int{1, 2, 3, 8} {
 		pool := New(WithWorkers(p))
 		for range scale(50) {
-			if got := Run(pool, func(w *Worker) int { return spawnFib(w, 20) }); got != 6765 {
+			if got := RunValue(pool, func(w *Worker) int { return spawnFib(w, 20) }); got != 6765 {
 				t.Fatalf("p=%d: spawnFib(20) = %d", p, got)
 			}
 		}
@@ -137,28 +137,28 @@ func TestSpawnMisuse(t *testing.T) {
 		pool := New(WithWorkers(p))
 		one := func(*Worker, int) int { return 1 }
 		expectPanic(t, "Spawn with a nil function", func() {
-			Run(pool, func(w *Worker) int { Spawn[int, int](w, nil, 0); return 0 })
+			RunValue(pool, func(w *Worker) int { Spawn[int, int](w, nil, 0); return 0 })
 		})
 		expectPanic(t, "not the newest one spawned", func() {
-			Run(pool, func(w *Worker) int {
+			RunValue(pool, func(w *Worker) int {
 				a := Spawn(w, one, 0)
 				b := Spawn(w, one, 0)
 				return a.Sync(w) + b.Sync(w)
 			})
 		})
 		expectPanic(t, "not the newest one spawned", func() {
-			Run(pool, func(w *Worker) int {
+			RunValue(pool, func(w *Worker) int {
 				a := Spawn(w, one, 0)
 				return a.Sync(w) + a.Sync(w)
 			})
 		})
 		expectPanic(t, "not the newest one spawned", func() {
-			Run(pool, func(w *Worker) int { return Spawned[int, int]{}.Sync(w) })
+			RunValue(pool, func(w *Worker) int { return Spawned[int, int]{}.Sync(w) })
 		})
 		// A handle synced already, whose frame a later spawn at the same
 		// depth reuses, is stale.
 		expectPanic(t, "not yet synced", func() {
-			Run(pool, func(w *Worker) int {
+			RunValue(pool, func(w *Worker) int {
 				a := Spawn(w, one, 0)
 				a.Sync(w)
 				b := Spawn(w, one, 0)
@@ -168,14 +168,14 @@ func TestSpawnMisuse(t *testing.T) {
 		// A nested Run is a task of its own: it may not sync what the task
 		// around it spawned, nor leave spawns of its own behind.
 		expectPanic(t, "spawned by another task", func() {
-			Run(pool, func(w *Worker) int {
+			RunValue(pool, func(w *Worker) int {
 				a := Spawn(w, one, 0)
-				return Run(pool, func(w *Worker) int { return a.Sync(w) })
+				return RunValue(pool, func(w *Worker) int { return a.Sync(w) })
 			})
 		})
 		expectPanic(t, "1 spawned tasks not synced", func() {
-			Run(pool, func(w *Worker) int {
-				Run(pool, func(w *Worker) int { Spawn(w, one, 0); return 0 })
+			RunValue(pool, func(w *Worker) int {
+				RunValue(pool, func(w *Worker) int { Spawn(w, one, 0); return 0 })
 				return 0
 			})
 		})
@@ -183,7 +183,7 @@ func TestSpawnMisuse(t *testing.T) {
 		// either dropped unrun or waited for, never run twice.
 		var runs atomic.Int32
 		expectPanic(t, "1 spawned tasks not synced", func() {
-			Run(pool, func(w *Worker) int {
+			RunValue(pool, func(w *Worker) int {
 				Spawn(w, func(*Worker, int) int { runs.Add(1); return 0 }, 0)
 				return 0
 			})
@@ -191,7 +191,7 @@ func TestSpawnMisuse(t *testing.T) {
 		if r := runs.Load(); r > 1 {
 			t.Fatalf("p=%d: an unsynced spawned task ran %d times", p, r)
 		}
-		if got := Run(pool, func(w *Worker) int { return spawnFib(w, 15) }); got != 610 {
+		if got := RunValue(pool, func(w *Worker) int { return spawnFib(w, 15) }); got != 610 {
 			t.Fatalf("p=%d: after the misuse, spawnFib(15) = %d", p, got)
 		}
 		closeChecked(t, pool)
@@ -207,7 +207,7 @@ func TestSpawnPanicStolen(t *testing.T) {
 	for range scale(100) {
 		var stolen atomic.Bool
 		v := catch(func() {
-			Run(pool, func(w *Worker) int {
+			RunValue(pool, func(w *Worker) int {
 				s := Spawn(w, func(*Worker, int) int { stolen.Store(true); panic("spawned") }, 0)
 				for deadline := time.Now().Add(10 * time.Second); !stolen.Load() && time.Now().Before(deadline); {
 					w.Poll() // share the frame when the other worker asks

@@ -10,8 +10,12 @@ import "time"
 // not counted: counting them would cost a memory increment on the fork fast
 // path; Shares counts the forks that exposed work to thieves.
 type Stats struct {
-	Workers []WorkerStats
-	Uptime  time.Duration // since New
+	// PerWorker has one record per worker ever started, indexed by ID:
+	// regular workers, spares and guest records, running or not. Its length
+	// is Pool.MaxWorkerID, which grows with bursts of spares and guests; the
+	// number of workers running now is Active (Pool.Workers).
+	PerWorker []WorkerStats
+	Uptime    time.Duration // since New
 
 	Active         int    // regular workers running now (Pool.Workers)
 	Spares         int    // spares running now in place of blocked workers
@@ -60,7 +64,7 @@ func (s WorkerStats) Tasks() uint64 { return s.Stolen + s.Roots }
 // Total sums the counters of all workers.
 func (s Stats) Total() WorkerStats {
 	var t WorkerStats
-	for _, w := range s.Workers {
+	for _, w := range s.PerWorker {
 		t.Shares += w.Shares
 		t.Stolen += w.Stolen
 		t.StealAttempts += w.StealAttempts
@@ -77,7 +81,7 @@ func (s Stats) Total() WorkerStats {
 func (p *Pool) Stats() Stats {
 	all := p.roster.Load().all
 	s := Stats{
-		Workers:        make([]WorkerStats, len(all)),
+		PerWorker:      make([]WorkerStats, len(all)),
 		Uptime:         time.Since(p.start),
 		Active:         p.Workers(),
 		Spares:         int(p.spares.active.Load()),
@@ -97,7 +101,7 @@ func (p *Pool) Stats() Stats {
 			idle += time.Since(time.Unix(0, since))
 		}
 		idle = min(idle, s.Uptime)
-		s.Workers[i] = WorkerStats{
+		s.PerWorker[i] = WorkerStats{
 			Shares:        w.stats.shares.Load(),
 			Stolen:        w.stats.stolen.Load(),
 			StealAttempts: w.stats.stealAttempts.Load(),
@@ -113,7 +117,7 @@ func (p *Pool) Stats() Stats {
 			Parked:        w.idle == parked || w.idle == retired,
 		}
 		if w.pinErr != nil {
-			s.Workers[i].PinError = w.pinErr.Error()
+			s.PerWorker[i].PinError = w.pinErr.Error()
 		}
 	}
 	return s

@@ -92,9 +92,9 @@ func TestTurnsRunOut(t *testing.T) {
 	p.guests.turns.slice = time.Millisecond
 	p.guests.turns.queueShort = true
 	for range scale(20) {
-		got := Run(p, func(w *Worker) int {
+		got := RunValue(p, func(w *Worker) int {
 			ch := make(chan int)
-			go func() { ch <- Run(p, func(w *Worker) int { return fib(w, 15) }) }()
+			go func() { ch <- RunValue(p, func(w *Worker) int { return fib(w, 15) }) }()
 			return <-ch
 		})
 		if got != fibSerial(15) {
@@ -135,14 +135,14 @@ func TestTurnsStress(t *testing.T) {
 					var got int
 					switch shape := rng.IntN(8); shape {
 					case 0: // waits for another caller's root
-						got = Run(p, func(w *Worker) int {
+						got = RunValue(p, func(w *Worker) int {
 							runs[c][r].Add(1)
 							ch := make(chan int)
-							go func() { ch <- Run(p, func(w *Worker) int { return fib(w, n) }) }()
+							go func() { ch <- RunValue(p, func(w *Worker) int { return fib(w, n) }) }()
 							return <-ch
 						})
 					case 1: // blocks
-						got = Run(p, func(w *Worker) int {
+						got = RunValue(p, func(w *Worker) int {
 							runs[c][r].Add(1)
 							Blocking(func() { runtime.Gosched() })
 							return fib(w, n)
@@ -155,14 +155,14 @@ func TestTurnsStress(t *testing.T) {
 								}
 								got = fibSerial(n)
 							}()
-							Run(p, func(w *Worker) int {
+							RunValue(p, func(w *Worker) int {
 								runs[c][r].Add(1)
 								fib(w, n)
 								panic("boom")
 							})
 						}()
 					default:
-						got = Run(p, func(w *Worker) int { runs[c][r].Add(1); return fib(w, n) })
+						got = RunValue(p, func(w *Worker) int { runs[c][r].Add(1); return fib(w, n) })
 					}
 					if got != fibSerial(n) {
 						t.Errorf("caller %d round %d: fib(%d) = %d", c, r, n, got)

@@ -374,7 +374,7 @@ func TestWorkSpanFromInsideATask(t *testing.T) {
 	defer closeChecked(t, p)
 	// Inside a task of p it runs inline, and nested in a measured run it
 	// adds its profile to the enclosing one.
-	got := Run(p, func(w *Worker) int {
+	got := RunValue(p, func(w *Worker) int {
 		var inner WorkSpan
 		r, outer := MeasureWorkSpan(p, func(w *Worker) int {
 			x, y := Join(w, fib, 15, func(w *Worker, n int) int {
@@ -399,7 +399,7 @@ func TestWorkSpanFromInsideATask(t *testing.T) {
 		t.Errorf("fib(15)+fib(14) = %d, want %d", got, fibIter(16))
 	}
 	// After the measured runs the worker forks as before.
-	if got := Run(p, func(w *Worker) int { return fib(w, 20) }); got != fibIter(20) {
+	if got := RunValue(p, func(w *Worker) int { return fib(w, 20) }); got != fibIter(20) {
 		t.Errorf("fib(20) after measuring = %d", got)
 	}
 }
@@ -463,7 +463,7 @@ func TestWorkSpanPanics(t *testing.T) {
 		t.Errorf("tasks ran %v times, want once each", ran)
 	}
 	// The pool and its workers still work.
-	if got := Run(p, func(w *Worker) int { return fib(w, 20) }); got != fibIter(20) {
+	if got := RunValue(p, func(w *Worker) int { return fib(w, 20) }); got != fibIter(20) {
 		t.Errorf("fib(20) after a panic = %d", got)
 	}
 }
@@ -527,7 +527,7 @@ func TestWorkSpanForkPathRestored(t *testing.T) {
 	// the next forks take the plain path and are shared again.
 	p := New(WithWorkers(2))
 	defer closeChecked(t, p)
-	Run(p, func(w *Worker) int {
+	RunValue(p, func(w *Worker) int {
 		MeasureWorkSpan(p, func(w *Worker) int { return fib(w, 10) })
 		if w.meter != nil {
 			t.Error("the meter is still set after MeasureWorkSpan")

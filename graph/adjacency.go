@@ -37,7 +37,7 @@ const adjacencyWindow = 16 << 20
 // core.Default().
 func ReadAdjacency(r io.Reader) (*Graph, error) {
 	pool := poolOf("graph.ReadAdjacency", nil)
-	return core.Run(pool, func(*core.Worker) adjacencyResult {
+	return core.RunValue(pool, func(*core.Worker) adjacencyResult {
 		a := &adjacencyReader{r: r, pool: pool, opt: par.WithPool(pool), window: adjacencyWindow}
 		g, err := a.read()
 		return adjacencyResult{g, err}

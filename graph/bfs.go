@@ -47,7 +47,7 @@ func BFS(g *Graph, src int32, opts ...par.Option) []int32 {
 	if src < 0 || int(src) >= n {
 		panic(fmt.Sprintf(badVertex, "BFS", src, n))
 	}
-	return core.Run(pool, func(*core.Worker) []int32 {
+	return core.RunValue(pool, func(*core.Worker) []int32 {
 		b := newBFS(g, par.WithPool(pool))
 		b.run(src)
 		return b.parent

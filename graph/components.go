@@ -32,7 +32,7 @@ const (
 // par.WithPool.
 func ConnectedComponents(g *Graph, opts ...par.Option) []int32 {
 	pool := poolOf("graph.ConnectedComponents", opts)
-	return core.Run(pool, func(*core.Worker) []int32 {
+	return core.RunValue(pool, func(*core.Worker) []int32 {
 		return components(g, par.WithPool(pool))
 	})
 }

@@ -24,7 +24,7 @@ import (
 // pool of the calling task, or core.Default().
 func ReadEdgeList(r io.Reader, symmetrize bool) (*Graph, error) {
 	pool := poolOf("graph.ReadEdgeList", nil)
-	return core.Run(pool, func(*core.Worker) adjacencyResult {
+	return core.RunValue(pool, func(*core.Worker) adjacencyResult {
 		g, err := readEdgeList(r, symmetrize, adjacencyWindow, pool)
 		return adjacencyResult{g, err}
 	}).unpack()

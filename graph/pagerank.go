@@ -44,7 +44,7 @@ func PageRank(g *Graph, damping, tol float64, maxIter int, opts ...par.Option) (
 		rank []float64
 		iter int
 	}
-	r := core.Run(pool, func(*core.Worker) result {
+	r := core.RunValue(pool, func(*core.Worker) result {
 		rank, iter := pageRank(g, damping, tol, maxIter, pool)
 		return result{rank, iter}
 	})

@@ -36,7 +36,7 @@ func Triangles(g *Graph, opts ...par.Option) int64 {
 	if !g.symmetric {
 		panic("graph: Triangles: g is not symmetric")
 	}
-	return core.Run(pool, func(*core.Worker) int64 {
+	return core.RunValue(pool, func(*core.Worker) int64 {
 		return triangles(g, par.WithPool(pool))
 	})
 }

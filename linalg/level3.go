@@ -78,7 +78,7 @@ func (lv *level3) run(vol int64, f func(w *core.Worker)) {
 		f(nil)
 		return
 	}
-	core.Run(lv.pool, func(w *core.Worker) struct{} {
+	core.RunValue(lv.pool, func(w *core.Worker) struct{} {
 		f(w)
 		return struct{}{}
 	})

@@ -110,7 +110,7 @@ func blockRunner(c loop.Config) pack.Runner {
 }
 
 // onPool runs f as one task on c's pool, so that the loops f runs start on
-// a worker (see core.Run) instead of each waking the pool from outside.
+// a worker (see core.RunValue) instead of each waking the pool from outside.
 func onPool(c loop.Config, f func()) {
 	c.Pool.Run(func(*core.Worker) { f() })
 }

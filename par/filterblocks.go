@@ -9,13 +9,13 @@ import (
 )
 
 // FilterBlocks is the block form of Filter, for when keep is cheap:
-// filter(dst, lo, hi) is the caller's own loop over the elements lo..hi-1
+// filter(lo, hi, dst) is the caller's own loop over the elements lo..hi-1
 // of [0, n), which appends the ones to keep to dst and returns it, as an
 // append loop does, so that the test compiles into it. FilterBlocks returns
 // the concatenation, in index order, of what the calls appended (nil if
 // nothing):
 //
-//	out := par.FilterBlocks(len(s), func(dst []uint64, lo, hi int) []uint64 {
+//	out := par.FilterBlocks(len(s), func(lo, hi int, dst []uint64) []uint64 {
 //		for _, v := range s[lo:hi] {
 //			if v%3 == 0 {
 //				dst = append(dst, v)
@@ -39,7 +39,7 @@ import (
 // filter is nil, and, naming the block, if filter returns a slice shorter
 // than the dst it was given; a panic in filter reaches the caller. It takes
 // Filter's options.
-func FilterBlocks[E any](n int, filter func(dst []E, lo, hi int) []E, opts ...Option) []E {
+func FilterBlocks[E any](n int, filter func(lo, hi int, dst []E) []E, opts ...Option) []E {
 	c := resolve("par.FilterBlocks", loop.Loops, opts)
 	if n < 0 {
 		panic(fmt.Sprintf("par: FilterBlocks with n = %d", n))
@@ -63,7 +63,7 @@ func FilterBlocks[E any](n int, filter func(dst []E, lo, hi int) []E, opts ...Op
 // filterBlocks is what the leaves of one FilterBlocks call share.
 type filterBlocks[E any] struct {
 	n      int
-	filter func(dst []E, lo, hi int) []E
+	filter func(lo, hi int, dst []E) []E
 	// blocks[b] records where block b's output is; written by the leaf
 	// that runs block b, read after the loop.
 	blocks []filterBlock[E]
@@ -139,13 +139,13 @@ func (f *filterBlocks[E]) run(c loop.Config) []E {
 	return out
 }
 
-// checkedFilter calls filter(dst, lo, hi) and panics if it returned less
+// checkedFilter calls filter(lo, hi, dst) and panics if it returned less
 // than dst.
-func checkedFilter[E any](filter func(dst []E, lo, hi int) []E, dst []E, lo, hi int) []E {
+func checkedFilter[E any](filter func(lo, hi int, dst []E) []E, dst []E, lo, hi int) []E {
 	n := len(dst)
-	dst = filter(dst, lo, hi)
+	dst = filter(lo, hi, dst)
 	if len(dst) < n {
-		panic(fmt.Sprintf("par: FilterBlocks: filter(dst, %d, %d) returned %d elements, less than the %d of dst", lo, hi, len(dst), n))
+		panic(fmt.Sprintf("par: FilterBlocks: filter(%d, %d, dst) returned %d elements, less than the %d of dst", lo, hi, len(dst), n))
 	}
 	return dst
 }

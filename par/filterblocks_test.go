@@ -30,7 +30,7 @@ func TestFilterBlocksMatchesAppendLoop(t *testing.T) {
 						}
 					}
 					seen := make([]atomic.Int32, n)
-					got := par.FilterBlocks(n, func(dst []uint64, lo, hi int) []uint64 {
+					got := par.FilterBlocks(n, func(lo, hi int, dst []uint64) []uint64 {
 						for i, v := range x[lo:hi] {
 							seen[lo+i].Add(1)
 							if k.f(v) {
@@ -60,7 +60,7 @@ func TestFilterBlocksMatchesAppendLoop(t *testing.T) {
 						want = append(want, fmt.Sprint(i), fmt.Sprint(v))
 					}
 				}
-				got := par.FilterBlocks(n, func(dst []string, lo, hi int) []string {
+				got := par.FilterBlocks(n, func(lo, hi int, dst []string) []string {
 					for i := lo; i < hi; i++ {
 						if x[i]%5 == 0 {
 							dst = append(dst, fmt.Sprint(i), fmt.Sprint(x[i]))
@@ -84,7 +84,7 @@ func TestFilterBlocksPanics(t *testing.T) {
 			// filter is called once, with an empty dst.)
 			var shrinks atomic.Bool
 			v := catch(func() {
-				par.FilterBlocks(n, func(dst []int, lo, hi int) []int {
+				par.FilterBlocks(n, func(lo, hi int, dst []int) []int {
 					if lo >= n/2 && len(dst) > 0 {
 						shrinks.Store(true)
 						return dst[:0]
@@ -92,11 +92,11 @@ func TestFilterBlocksPanics(t *testing.T) {
 					return append(dst, lo)
 				}, par.WithPool(p))
 			})
-			if s := fmt.Sprint(v); shrinks.Load() != (strings.HasPrefix(s, "par: FilterBlocks: filter(dst, ") && strings.Contains(s, "less than the")) {
+			if s := fmt.Sprint(v); shrinks.Load() != (strings.HasPrefix(s, "par: FilterBlocks: filter(") && strings.Contains(s, "less than the")) {
 				t.Errorf("n=%d, filter shrinks dst: recovered %v", n, v)
 			}
 			v = catch(func() {
-				par.FilterBlocks(n, func(dst []int, lo, hi int) []int {
+				par.FilterBlocks(n, func(lo, hi int, dst []int) []int {
 					if lo <= n-1 && n-1 < hi {
 						panic("bad block")
 					}
@@ -108,7 +108,7 @@ func TestFilterBlocksPanics(t *testing.T) {
 			}
 		}
 	})
-	if v := catch(func() { par.FilterBlocks(-1, func(dst []int, lo, hi int) []int { return dst }) }); fmt.Sprint(v) != "par: FilterBlocks with n = -1" {
+	if v := catch(func() { par.FilterBlocks(-1, func(lo, hi int, dst []int) []int { return dst }) }); fmt.Sprint(v) != "par: FilterBlocks with n = -1" {
 		t.Errorf("negative n: recovered %v", v)
 	}
 	if v := catch(func() { par.FilterBlocks[int](1, nil) }); fmt.Sprint(v) != "par: FilterBlocks with a nil filter" {
@@ -126,7 +126,7 @@ func TestFilterBlocksNear32Bits(t *testing.T) {
 	p := core.New(core.WithWorkers(2))
 	defer p.Close()
 	const n = math.MaxInt32
-	got := par.FilterBlocks(n, func(dst []int32, lo, hi int) []int32 {
+	got := par.FilterBlocks(n, func(lo, hi int, dst []int32) []int32 {
 		if lo < 0 || hi > n || hi <= lo {
 			return append(dst, -1)
 		}

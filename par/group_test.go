@@ -139,7 +139,7 @@ func TestGroupLimit(t *testing.T) {
 				}
 			}
 			if inside {
-				core.Run(p, func(*core.Worker) int { fork(); return 0 })
+				core.RunValue(p, func(*core.Worker) int { fork(); return 0 })
 			} else {
 				fork()
 			}
@@ -276,7 +276,7 @@ func TestGroupManyTiny(t *testing.T) {
 	var ran atomic.Int64
 	inc := func() error { ran.Add(1); return nil }
 	g := par.NewGroup(par.WithPool(pool))
-	core.Run(pool, func(*core.Worker) int {
+	core.RunValue(pool, func(*core.Worker) int {
 		for range n {
 			g.Go(inc)
 		}
@@ -315,7 +315,7 @@ func TestGroupGoFromTaskAllocs(t *testing.T) {
 	var n atomic.Int64
 	inc := func() error { n.Add(1); return nil }
 	run := func() {
-		core.Run(pool, func(*core.Worker) int {
+		core.RunValue(pool, func(*core.Worker) int {
 			for range 1000 {
 				g.Go(inc)
 			}

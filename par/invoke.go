@@ -10,7 +10,7 @@ import (
 // Invoke calls every function in fns, in parallel, and returns when all
 // have returned. Called from inside a task, it runs on that task's pool, on
 // the current worker; from outside any task, on core.Default() (to run it on
-// another pool p, call it from a root of p: p.Run or core.Run). A panic in
+// another pool p, call it from a root of p: p.Run or core.RunValue). A panic in
 // one function does not stop the others: each of them runs, and once all
 // have returned Invoke panics with the panic of the first function (in the
 // order of fns) that panicked, as a *core.PanicError. It panics, before
@@ -34,7 +34,7 @@ func Invoke(fns ...func()) {
 	if p == nil {
 		p = core.Default()
 	}
-	if pe := core.Run(p, func(w *core.Worker) *core.PanicError { return invokeTask(w, fns) }); pe != nil {
+	if pe := core.RunValue(p, func(w *core.Worker) *core.PanicError { return invokeTask(w, fns) }); pe != nil {
 		panic(pe)
 	}
 }

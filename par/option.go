@@ -19,6 +19,11 @@ import (
 // options it takes; an option it does not take (InFlight passed to a sort,
 // say) makes it panic, naming the option and the function, rather than be
 // ignored. So does a nil Option, whatever the size of the input.
+//
+// Options are made only by the functions of this package; the configuration
+// an Option sets is internal, so that options can be added without changing
+// any signature. An Option is a plain function so that passing options
+// allocates nothing and every package resolves them by one rule.
 type Option func(*loop.Config)
 
 // WithPool runs the call on p. Without it, a call runs on the pool of the

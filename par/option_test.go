@@ -34,7 +34,7 @@ func TestNilOptionPanics(t *testing.T) {
 			"Index":        func() { par.Index(s, 1, nil) },
 			"Contains":     func() { par.Contains(s, 1, nil) },
 			"IndexBlocks":  func() { par.IndexBlocks(n, func(int, int) int { return -1 }, nil) },
-			"FilterBlocks": func() { par.FilterBlocks(n, func(dst []int, lo, hi int) []int { return dst }, nil) },
+			"FilterBlocks": func() { par.FilterBlocks(n, func(lo, hi int, dst []int) []int { return dst }, nil) },
 			"Shuffle":      func() { par.Shuffle(slices.Clone(s), 1, nil) },
 			"ForEachSeq":   func() { par.ForEachSeq(seq, func(int) {}, nil) },
 			"MapSeq":       func() { par.MapSeq(seq, func(x int) int { return x }, nil) },
@@ -72,7 +72,7 @@ func TestOptionNotApplicable(t *testing.T) {
 			{"par.Index", "par.InFlight", func() { par.Index(s, 1, par.InFlight(2)) }},
 			{"par.Contains", "par.InFlight", func() { par.Contains(s, 1, par.InFlight(2)) }},
 			{"par.IndexBlocks", "par.InFlight", func() { par.IndexBlocks(n, func(int, int) int { return -1 }, par.InFlight(2)) }},
-			{"par.FilterBlocks", "par.InFlight", func() { par.FilterBlocks(n, func(dst []int, lo, hi int) []int { return dst }, par.InFlight(2)) }},
+			{"par.FilterBlocks", "par.InFlight", func() { par.FilterBlocks(n, func(lo, hi int, dst []int) []int { return dst }, par.InFlight(2)) }},
 			{"par.MapSeq", "par.Grain", func() { par.MapSeq(seq, func(x int) int { return x }, par.Grain(8)) }},
 			{"par.ForEachSeq", "par.Static", func() { par.ForEachSeq(seq, func(int) {}, par.Static()) }},
 			{"par.NewGroup", "par.Grain", func() { par.NewGroup(par.Grain(8)) }},
@@ -101,7 +101,7 @@ func TestCallsRunOnTheCallersPool(t *testing.T) {
 			}
 		}
 	}
-	core.Run(p, func(*core.Worker) int {
+	core.RunValue(p, func(*core.Worker) int {
 		par.For(0, 1000, func(int) { check(p)() })
 		par.Invoke(check(p), check(p), check(p))
 		g := par.NewGroup()

@@ -320,7 +320,7 @@ func TestInvokePanicRunsTheRest(t *testing.T) {
 						}
 					}
 				}
-				v := catch(func() { core.Run(p, func(*core.Worker) int { par.Invoke(fns...); return 0 }) })
+				v := catch(func() { core.RunValue(p, func(*core.Worker) int { par.Invoke(fns...); return 0 }) })
 				if v != bad[0] {
 					t.Errorf("k=%d bad=%v: recovered %v, want the panic of fn %d", k, bad, v, bad[0])
 				}
@@ -335,7 +335,7 @@ func TestInvokePanicRunsTheRest(t *testing.T) {
 		// *core.PanicError is raised, not wrapped in another.
 		var others atomic.Int32
 		v := catch(func() {
-			core.Run(p, func(*core.Worker) int {
+			core.RunValue(p, func(*core.Worker) int {
 				par.Invoke(
 					func() { others.Add(1) },
 					func() { par.For(0, 100, func(i int) { panic("nested") }, par.WithPool(p)) },

@@ -78,7 +78,7 @@ func ExampleIndexBlocks() {
 func ExampleFilterBlocks() {
 	// The squares of the odd numbers, with the test in the caller's loop.
 	x := []int{1, 2, 3, 4, 5, 6, 7}
-	odd := par.FilterBlocks(len(x), func(dst []int, lo, hi int) []int {
+	odd := par.FilterBlocks(len(x), func(lo, hi int, dst []int) []int {
 		for _, v := range x[lo:hi] {
 			if v%2 == 1 {
 				dst = append(dst, v*v)

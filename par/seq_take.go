@@ -108,7 +108,7 @@ func (s *stream[E, R]) help() bool {
 	if core.CurrentPool() != s.pool {
 		return false
 	}
-	return core.Run(s.pool, func(w *core.Worker) bool {
+	return core.RunValue(s.pool, func(w *core.Worker) bool {
 		c, k := s.claim()
 		if k == 0 {
 			return false

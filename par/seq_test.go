@@ -245,7 +245,7 @@ func TestStreamBlockingSeq(t *testing.T) {
 		t.Fatalf("sum %d", sum)
 	}
 	// From inside a task: the consumer is a worker, which helps while it waits.
-	sum = int(core.Run(core.Default(), func(*core.Worker) int64 {
+	sum = int(core.RunValue(core.Default(), func(*core.Worker) int64 {
 		var s int64
 		for r := range par.MapSeq(slow, func(x int) int64 { return int64(x) }) {
 			s += r
@@ -320,7 +320,7 @@ func TestStreamBlockingSourceDelivers(t *testing.T) {
 			release := make(chan struct{})
 			got := 0
 			withinOrFail(t, fmt.Sprintf("MapSeq inside a task, window %d", window), 30*time.Second, func() {
-				got = core.Run(p, func(*core.Worker) int {
+				got = core.RunValue(p, func(*core.Worker) int {
 					c := 0
 					for range par.MapSeq(func(yield func(int) bool) {
 						for i := range k {
@@ -412,7 +412,7 @@ func TestStreamLetsRootsIn(t *testing.T) {
 		go func() {
 			time.Sleep(time.Millisecond) // let the stream take the workers
 			before.Store(items.Load())
-			core.Run(p, func(*core.Worker) int {
+			core.RunValue(p, func(*core.Worker) int {
 				at.Store(items.Load())
 				ran.Store(true)
 				return 0

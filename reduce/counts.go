@@ -141,7 +141,7 @@ func histogramBlocks(c loop.Config, n, buckets int, count func(lo, hi int, count
 	h := &histTables{buckets: buckets, byWorker: make([]*histTable, c.Pool.MaxWorkerID())}
 	// One task runs the loop and the merge, so that the merge's loop starts
 	// on a worker instead of waking the pool from outside.
-	return core.Run(c.Pool, func(*core.Worker) []int {
+	return core.RunValue(c.Pool, func(*core.Worker) []int {
 		loop.Split(uint64(n), struct{}{}, loop.Ops[struct{}]{
 			LeafOn: func(w *core.Worker, a, b uint64, _ struct{}) struct{} {
 				t := h.take(w)

@@ -13,7 +13,7 @@ import (
 func TestHistTablesTakeNested(t *testing.T) {
 	p := core.New(core.WithWorkers(1))
 	defer p.Close()
-	core.Run(p, func(w *core.Worker) struct{} {
+	core.RunValue(p, func(w *core.Worker) struct{} {
 		h := &histTables{buckets: 3, byWorker: make([]*histTable, p.MaxWorkerID())}
 		outer := h.take(w)
 		if outer != h.byWorker[w.ID()] || len(outer.counts) != 3 {

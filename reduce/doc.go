@@ -13,7 +13,7 @@
 // Reduce on a fixed split tree, for results that must not depend on the
 // scheduling.
 //
-// Sum, Min, Max, MinFunc, MaxFunc, Count and MapReduce cover the common
+// Sum, Min, Max, MinFunc, MaxFunc, CountFunc and MapReduce cover the common
 // cases on slices.
 //
 // # Built-in ops and block forms
@@ -29,7 +29,7 @@
 //     [lo, hi) of an index range, so that the op compiles into that loop
 //     and the call is paid once per block: ScanBlocks for Scan and
 //     ScanInclusive, HistogramBlocks for Histogram, Reduce for MapReduce
-//     and Count.
+//     and CountFunc.
 //
 // They run as fast as the loop a caller would write by hand; the
 // per-element forms stay the shortest to call.

@@ -73,8 +73,8 @@ func ExampleMinFunc() {
 	// Output: go fork
 }
 
-func ExampleCount() {
-	fmt.Println(reduce.Count([]int{1, -2, 3, -4, -5}, func(v int) bool { return v < 0 }))
+func ExampleCountFunc() {
+	fmt.Println(reduce.CountFunc([]int{1, -2, 3, -4, -5}, func(v int) bool { return v < 0 }))
 	// Output: 3
 }
 

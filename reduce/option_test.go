@@ -31,7 +31,7 @@ func TestNilOptionPanics(t *testing.T) {
 			"Max":                func() { reduce.Max(append(s, 1), nil) },
 			"MinFunc":            func() { reduce.MinFunc(append(s, 1), func(a, b int) int { return a - b }, nil) },
 			"MaxFunc":            func() { reduce.MaxFunc(append(s, 1), func(a, b int) int { return a - b }, nil) },
-			"Count":              func() { reduce.Count(s, func(int) bool { return true }, nil) },
+			"CountFunc":          func() { reduce.CountFunc(s, func(int) bool { return true }, nil) },
 			"MapReduce":          func() { reduce.MapReduce(s, 0, func(x int) int { return x }, add, nil) },
 			"Scan":               func() { reduce.Scan(make([]int, n), s, 0, add, nil) },
 			"ScanInclusive":      func() { reduce.ScanInclusive(make([]int, n), s, add, nil) },

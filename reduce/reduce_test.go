@@ -234,8 +234,8 @@ func TestSliceHelpers(t *testing.T) {
 						want++
 					}
 				}
-				if got := reduce.Count(ints, neg, opts...); got != want {
-					t.Fatalf("%s n=%d: Count = %d, want %d", pt.name, n, got, want)
+				if got := reduce.CountFunc(ints, neg, opts...); got != want {
+					t.Fatalf("%s n=%d: CountFunc = %d, want %d", pt.name, n, got, want)
 				}
 				str := reduce.MapReduce(ints, "", func(v int64) string { return strconv.FormatInt(v, 10) + " " },
 					func(x, y string) string { return x + y }, opts...)
@@ -259,8 +259,8 @@ func TestEmpty(t *testing.T) {
 	if got := reduce.Sum([]float64(nil)); got != 0 {
 		t.Errorf("Sum(nil) = %v", got)
 	}
-	if got := reduce.Count([]int{}, func(int) bool { return true }); got != 0 {
-		t.Errorf("Count(empty) = %v", got)
+	if got := reduce.CountFunc([]int{}, func(int) bool { return true }); got != 0 {
+		t.Errorf("CountFunc(empty) = %v", got)
 	}
 	if got := reduce.Reduce(5, 5, "id", func(int, int, string) string { return "x" },
 		func(x, y string) string { return x + y }); got != "id" {

@@ -123,7 +123,7 @@ func scan[E any](pool *core.Pool, dst, src []E, identity E, op func(E, E) E, inc
 	phase := par.WithPool(pool)
 	// One task runs both phases, so that their loops start on a worker
 	// instead of waking the pool from outside.
-	return core.Run(pool, func(*core.Worker) E { return c.run(identity, has, p, phase) })
+	return core.RunValue(pool, func(*core.Worker) E { return c.run(identity, has, p, phase) })
 }
 
 // run scans c.src on p >= 2 workers, starting from acc (nothing, if !has),

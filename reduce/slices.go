@@ -136,10 +136,10 @@ func MaxFunc[S ~[]E, E any](s S, cmp func(a, b E) int, opts ...par.Option) E {
 	}, first, false)
 }
 
-// Count returns the number of elements of s for which pred is true. Reduce
+// CountFunc returns the number of elements of s for which pred is true. Reduce
 // is its block form, for when pred is cheap.
-func Count[S ~[]E, E any](s S, pred func(E) bool, opts ...par.Option) int {
-	return fold(resolve("reduce.Count", opts), 0, len(s), 0, func(lo, hi int, acc int) int {
+func CountFunc[S ~[]E, E any](s S, pred func(E) bool, opts ...par.Option) int {
+	return fold(resolve("reduce.CountFunc", opts), 0, len(s), 0, func(lo, hi int, acc int) int {
 		for _, v := range s[lo:hi] {
 			if pred(v) {
 				acc++

@@ -41,7 +41,7 @@ func TestPartitionStep(t *testing.T) {
 						for s := range p.ws {
 							p.ws[s] = sc.get()
 						}
-						core.Run(pool, func(w *core.Worker) struct{} {
+						core.RunValue(pool, func(w *core.Worker) struct{} {
 							p.run(w, func(_ *core.Worker, ws *workspace[int]) { classifyFunc(ws, x, b, bucket) })
 							return struct{}{}
 						})

@@ -59,7 +59,7 @@ func packSerial[S ~[]E, E any](s S, p pack.Packer[E]) S {
 // packInPlace packs s in place with inPlace (pack.InPlace or
 // pack.InPlacePermuting) on c's pool.
 func packInPlace[E any](s []E, c config, p pack.Packer[E], inPlace func([]E, pack.Packer[E], pack.Runner) int) int {
-	return core.Run(c.pool, func(w *core.Worker) int {
+	return core.RunValue(c.pool, func(w *core.Worker) int {
 		return inPlace(s, p, func(n int, body func(lo, hi int)) {
 			k := chunks(n, 1, c.pool.Workers())
 			parFor(w, k, func(_ *core.Worker, i int) {

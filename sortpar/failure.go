@@ -13,7 +13,7 @@ import (
 // still moves elements: the task records the panic here and returns, the
 // sort puts every element it holds aside back into the slice, tasks not
 // yet started see failed and do nothing, and the sort raises the panic
-// once core.Run has returned.
+// once core.RunValue has returned.
 type failure struct {
 	// failed is set (Store(true)) by the first task that panics, after it
 	// recorded the panic in panicked; tasks Load it to stop early. The

@@ -23,7 +23,7 @@ import "github.com/gofork/gofork/core"
 // what it held on entry. A merge never writes to the array it reads, so the
 // source runs are intact while it runs; a finished half whose result lies in
 // buf is copied back by the parent after its Join and merge. mergesort
-// raises the first panic once core.Run has returned.
+// raises the first panic once core.RunValue has returned.
 
 // msCtx is shared, read-only, by every task of one mergesort.
 type msCtx[E any] struct {

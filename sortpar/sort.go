@@ -211,7 +211,7 @@ func sortFunc[E any](x []E, cmp func(a, b E) int, c *config) {
 }
 
 // inOneRun runs a sort's phases (the sortedness scan, the sort, ...) as
-// one root of the pool: each phase is a core.Run of its own, which inside
+// one root of the pool: each phase is a core.RunValue of its own, which inside
 // a task runs inline. From outside, the caller then waits once, not once
 // a phase: between two phases it would need a processor to submit the
 // next, and the pool's workers may hold them all (a small sort beside a

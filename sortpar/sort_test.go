@@ -495,7 +495,7 @@ func TestStringsPrefixes(t *testing.T) {
 }
 
 // TestSortInsideTask calls the sorts from inside a task of the same pool,
-// where core.Run runs inline on the calling worker, from both sides of a
+// where core.RunValue runs inline on the calling worker, from both sides of a
 // Join.
 func TestSortInsideTask(t *testing.T) {
 	withPools(t, func(t *testing.T, pool *core.Pool) {
@@ -504,7 +504,7 @@ func TestSortInsideTask(t *testing.T) {
 		wantA, wantB := slices.Clone(a), slices.Clone(b)
 		slices.Sort(wantA)
 		slices.SortStableFunc(wantB, cmpPair)
-		core.Run(pool, func(w *core.Worker) struct{} {
+		core.RunValue(pool, func(w *core.Worker) struct{} {
 			core.Join(w, func(*core.Worker, int) struct{} {
 				Sort(a, par.WithPool(pool), par.Grain(testCutoff))
 				return struct{}{}

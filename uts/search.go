@@ -91,5 +91,5 @@ func searchOn(t Tree, pool *core.Pool, promoteAlways bool) Result {
 	x.promoteAlways = promoteAlways
 	defer x.release()
 	all := newTask(pack(&root), 0, 0, n)
-	return res.add(core.Run(pool, func(w *core.Worker) Result { return x.task(w, all) }))
+	return res.add(core.RunValue(pool, func(w *core.Worker) Result { return x.task(w, all) }))
 }

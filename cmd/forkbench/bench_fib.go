@@ -72,7 +72,7 @@ func setupFib(variant string, p int, quick bool, cutoff int) (*job, error) {
 		if cutoff > 0 {
 			fib = fibGoforkCutoff
 		}
-		j.run = func() { got = core.Run(pool, func(w *core.Worker) int { return fib(w, n) }) }
+		j.run = func() { got = core.RunValue(pool, func(w *core.Worker) int { return fib(w, n) }) }
 		j.close = pool.Close
 		j.pool = pool
 	case variantBaseline:

@@ -187,7 +187,7 @@ func setupIntegrate(variant string, p int, quick, cut bool) (*job, error) {
 	case variantGofork:
 		pool := core.New(core.WithWorkers(p))
 		j.run = func() {
-			got = core.Run(pool, func(w *core.Worker) float64 {
+			got = core.RunValue(pool, func(w *core.Worker) float64 {
 				if cut {
 					return integrateGoforkCutoff(w, integrateAt{root, 0})
 				}

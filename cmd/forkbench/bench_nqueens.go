@@ -82,7 +82,7 @@ func setupNQueens(variant string, p int, quick bool, cutRow int) (*job, error) {
 	case variantGofork:
 		pool := core.New(core.WithWorkers(p))
 		j.run = func() {
-			got = core.Run(pool, func(w *core.Worker) int { return nqueensGofork(w, root) })
+			got = core.RunValue(pool, func(w *core.Worker) int { return nqueensGofork(w, root) })
 		}
 		j.close = pool.Close
 		j.pool = pool

@@ -124,7 +124,7 @@ func setupPrimPrefix(name string, reps int, gofork func(dst, src []int64, pool *
 
 func setupPrimFilterBlocks(variant string, p, n int) (*job, error) {
 	return setupPrimThirds("prim-filterblocks", variant, p, n, func(s []uint64, pool *core.Pool) []uint64 {
-		return par.FilterBlocks(len(s), func(dst []uint64, lo, hi int) []uint64 {
+		return par.FilterBlocks(len(s), func(lo, hi int, dst []uint64) []uint64 {
 			for _, v := range s[lo:hi] {
 				if v%3 == 0 {
 					dst = append(dst, v)

@@ -164,7 +164,7 @@ func iterationsWaitOnEachOther(t *testing.T, p, n int, inTask bool) {
 }
 
 // TestRootWaitsForLockHolderRun: a root blocks on a mutex held by a
-// goroutine that calls core.Run on the same pool before it unlocks. With
+// goroutine that calls core.RunValue on the same pool before it unlocks. With
 // every worker running such a root, the goroutines' roots find no worker
 // but a spare.
 func TestRootWaitsForLockHolderRun(t *testing.T) {
@@ -183,7 +183,7 @@ func TestRootWaitsForLockHolderRun(t *testing.T) {
 				roots.Add(1)
 				go func() {
 					defer roots.Done()
-					results[k] = core.Run(pool, func(w *core.Worker) int {
+					results[k] = core.RunValue(pool, func(w *core.Worker) int {
 						started.Done()
 						mu.Lock() // every worker ends up here
 						defer mu.Unlock()
@@ -193,7 +193,7 @@ func TestRootWaitsForLockHolderRun(t *testing.T) {
 			}
 			started.Wait()
 			// The lock holder needs the pool before it lets go.
-			v := core.Run(pool, func(w *core.Worker) int { return fib(w, 20) })
+			v := core.RunValue(pool, func(w *core.Worker) int { return fib(w, 20) })
 			mu.Unlock()
 			roots.Wait()
 			if v != fibSerial(20) {
@@ -279,10 +279,10 @@ func TestManyRunsWhileAllBlocked(t *testing.T) {
 			n := 5 + g%12
 			var v int
 			if g%2 == 0 {
-				v = core.Run(pool, func(w *core.Worker) int { return fib(w, n) })
+				v = core.RunValue(pool, func(w *core.Worker) int { return fib(w, n) })
 			} else {
-				v = core.Run(other, func(*core.Worker) int {
-					return core.Run(pool, func(w *core.Worker) int {
+				v = core.RunValue(other, func(*core.Worker) int {
+					return core.RunValue(pool, func(w *core.Worker) int {
 						enter()
 						defer running.Add(-1)
 						return fib(w, n)
@@ -313,8 +313,8 @@ func TestManyRunsWhileAllBlocked(t *testing.T) {
 	// active count (Spares) at its task boundary and reaches the retired
 	// list (Parked) a moment later, so both are awaited together.
 	unparked := func(s core.Stats) *core.WorkerStats {
-		for i := range s.Workers {
-			if w := &s.Workers[i]; w.Spare && !w.Parked {
+		for i := range s.PerWorker {
+			if w := &s.PerWorker[i]; w.Spare && !w.Parked {
 				return w
 			}
 		}
@@ -339,7 +339,7 @@ func TestManyRunsWhileAllBlocked(t *testing.T) {
 
 // TestProgramsBlocking runs random programs whose leaves block (sleep, sleep
 // under core.Blocking, or hand their value off to a goroutine that calls
-// core.Run on the same pool) against the serial interpreter, on pools of 1,
+// core.RunValue on the same pool) against the serial interpreter, on pools of 1,
 // 2 and 4 workers and on Default.
 func TestProgramsBlocking(t *testing.T) {
 	t.Cleanup(func() { goleak.VerifyNone(t, leakOpts...) })

@@ -89,7 +89,7 @@ func TestNestedPools(t *testing.T) {
 	want := fibSerial(10)
 	var bad atomic.Int64
 	par.For(0, 200, func(i int) {
-		if core.Run(inner, func(w *core.Worker) int { return fibJoin(w, 10) }) != want {
+		if core.RunValue(inner, func(w *core.Worker) int { return fibJoin(w, 10) }) != want {
 			bad.Add(1)
 		}
 	}, par.WithPool(outer), par.Simple(1))
@@ -131,7 +131,7 @@ func TestCloseWhileRunning(t *testing.T) {
 					var got int
 					v := catch(func() {
 						if c%2 == 0 {
-							got = core.Run(pool, func(w *core.Worker) int { return fibJoin(w, 14) })
+							got = core.RunValue(pool, func(w *core.Worker) int { return fibJoin(w, 14) })
 						} else {
 							var sum atomic.Int64
 							par.For(0, 500, func(i int) { sum.Add(int64(i)) }, par.WithPool(pool), par.Grain(8))
@@ -190,12 +190,12 @@ func TestCloseWhileRunning(t *testing.T) {
 	}
 
 	pool := core.New(core.WithWorkers(2))
-	v := catch(func() { core.Run(pool, func(*core.Worker) int { pool.Close(); return 0 }) })
+	v := catch(func() { core.RunValue(pool, func(*core.Worker) int { pool.Close(); return 0 }) })
 	if msg := fmt.Sprint(Unwrap(v)); !strings.Contains(msg, "Close") {
 		t.Errorf("Close from inside a task: panic %q, want one naming Close", msg)
 	}
 	pool.Close()
-	if v := catch(func() { core.Run(pool, func(*core.Worker) int { return 1 }) }); !strings.Contains(fmt.Sprint(Unwrap(v)), "closed") {
+	if v := catch(func() { core.RunValue(pool, func(*core.Worker) int { return 1 }) }); !strings.Contains(fmt.Sprint(Unwrap(v)), "closed") {
 		t.Errorf("Run on a closed pool: panic %v, want one saying the pool is closed", v)
 	}
 }
@@ -221,7 +221,7 @@ func TestDeepJoin(t *testing.T) {
 	want := depth * fibSerial(6)
 	for _, pool := range newPools(t, []int{1, 2, 4, 7}) {
 		for range 3 {
-			if got := core.Run(pool, func(w *core.Worker) int { return chain(w, depth) }); got != want {
+			if got := core.RunValue(pool, func(w *core.Worker) int { return chain(w, depth) }); got != want {
 				t.Fatalf("P=%d: chain of %d Joins = %d, want %d", pool.Workers(), depth, got, want)
 			}
 		}
@@ -248,12 +248,12 @@ func TestPoolChurn(t *testing.T) {
 			for i := range pools {
 				pool := core.New(core.WithWorkers(1 + (g+i)%5))
 				for range 3 {
-					if got := core.Run(pool, func(w *core.Worker) int { return fibJoin(w, 12) }); got != want {
+					if got := core.RunValue(pool, func(w *core.Worker) int { return fibJoin(w, 12) }); got != want {
 						errs <- fmt.Sprintf("goroutine %d pool %d: fib(12) = %d", g, i, got)
 					}
 				}
 				pool.Close()
-				if got := core.Run(core.Default(), func(w *core.Worker) int { return fibJoin(w, 12) }); got != want {
+				if got := core.RunValue(core.Default(), func(w *core.Worker) int { return fibJoin(w, 12) }); got != want {
 					errs <- fmt.Sprintf("goroutine %d: Default fib(12) = %d", g, got)
 				}
 			}

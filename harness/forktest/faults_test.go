@@ -112,7 +112,7 @@ func checkHealthy(t *testing.T, pool *core.Pool, jobs int) {
 	for j := range jobs {
 		switch j % 4 {
 		case 0, 1:
-			if got := core.Run(pool, func(w *core.Worker) int {
+			if got := core.RunValue(pool, func(w *core.Worker) int {
 				return fibPanic(w, fibArg{n: 12, target: ^uint64(0)})
 			}); got != want {
 				t.Fatalf("job %d after the fault: fib(12) = %d, want %d", j, got, want)
@@ -157,19 +157,19 @@ func TestPanicLevels(t *testing.T) {
 	faults := []fault{
 		{"root", func(pool *core.Pool, _ uint64) (any, any) {
 			want := boom{"root", 0}
-			return want, catch(func() { core.Run(pool, func(*core.Worker) int { panic(want) }) })
+			return want, catch(func() { core.RunValue(pool, func(*core.Worker) int { panic(want) }) })
 		}},
 		{"leaf of a deep Join tree", func(pool *core.Pool, seed uint64) (any, any) {
 			path, depth := leafPath(18, seed)
 			return boom{"leaf", depth}, catch(func() {
-				core.Run(pool, func(w *core.Worker) int {
+				core.RunValue(pool, func(w *core.Worker) int {
 					return fibPanic(w, fibArg{n: 18, target: path, where: "leaf"})
 				})
 			})
 		}},
 		{"both halves of a Join", func(pool *core.Pool, _ uint64) (any, any) {
 			raw := catch(func() {
-				core.Run(pool, func(w *core.Worker) int {
+				core.RunValue(pool, func(w *core.Worker) int {
 					a, b := core.Join(w,
 						func(*core.Worker, int) int { panic(boom{"both", 0}) }, 0,
 						func(*core.Worker, int) int { panic(boom{"both", 0}) }, 0)
@@ -181,7 +181,7 @@ func TestPanicLevels(t *testing.T) {
 		{"Invoke", func(pool *core.Pool, seed uint64) (any, any) {
 			k := int(seed % 4)
 			return boom{"invoke", k}, catch(func() {
-				core.Run(pool, func(w *core.Worker) int {
+				core.RunValue(pool, func(w *core.Worker) int {
 					fns := make([]func(*core.Worker), 4)
 					for i := range fns {
 						fns[i] = func(w *core.Worker) {
@@ -209,7 +209,7 @@ func TestPanicLevels(t *testing.T) {
 		{"par.For nested in a Join", func(pool *core.Pool, seed uint64) (any, any) {
 			k := int(seed % 300)
 			return boom{"nested", k}, catch(func() {
-				core.Run(pool, func(w *core.Worker) int {
+				core.RunValue(pool, func(w *core.Worker) int {
 					a, b := core.Join(w, fibPanic, fibArg{n: 14, target: ^uint64(0)},
 						func(*core.Worker, int) int {
 							par.For(0, 300, func(i int) {
@@ -326,7 +326,7 @@ func TestForCtxCancel(t *testing.T) {
 				visits := make([]atomic.Int32, n)
 				late := make([]atomic.Int32, pool.MaxWorkerID()+1) // +1: the caller's guest record may be new
 				err := par.ForRangeCtx(ctx, 0, n, func(lo, hi int) {
-					id := core.Run(pool, func(w *core.Worker) int { return w.ID() })
+					id := core.RunValue(pool, func(w *core.Worker) int { return w.ID() })
 					if ctx.Err() != nil {
 						late[id].Add(1)
 					}
@@ -380,7 +380,7 @@ func TestForCtxCancelNested(t *testing.T) {
 	for _, pool := range pools {
 		ctx, cancel := context.WithCancel(context.Background())
 		var ran atomic.Int64
-		res := core.Run(pool, func(w *core.Worker) fibErr {
+		res := core.RunValue(pool, func(w *core.Worker) fibErr {
 			f, err := core.Join(w, fibPanic, fibArg{n: 16, target: ^uint64(0)},
 				func(*core.Worker, int) error {
 					return par.ForCtx(ctx, 0, 100000, func(i int) {
@@ -417,7 +417,7 @@ func TestPanicValues(t *testing.T) {
 	t.Cleanup(func() { goleak.VerifyNone(t, leakOpts...) })
 	pool := newPools(t, []int{2})[0]
 	raw := catch(func() {
-		core.Run(pool, func(w *core.Worker) int {
+		core.RunValue(pool, func(w *core.Worker) int {
 			a, b := core.Join(w, fibPanic, fibArg{n: 12, target: ^uint64(0)},
 				func(*core.Worker, int) int { panic(nil) }, 0)
 			return a + b
@@ -450,7 +450,7 @@ func TestGoexitInTask(t *testing.T) {
 	first := make(chan any, 1)
 	go func() {
 		defer func() { first <- recover() }()
-		core.Run(pool, func(w *core.Worker) int { runtime.Goexit(); return 0 })
+		core.RunValue(pool, func(w *core.Worker) int { runtime.Goexit(); return 0 })
 	}()
 	select {
 	case v := <-first:
@@ -459,7 +459,7 @@ func TestGoexitInTask(t *testing.T) {
 		t.Fatalf("Run still blocked 10 s after its task called runtime.Goexit")
 	}
 	next := make(chan int, 1)
-	go func() { next <- core.Run(pool, func(*core.Worker) int { return 7 }) }()
+	go func() { next <- core.RunValue(pool, func(*core.Worker) int { return 7 }) }()
 	select {
 	case v := <-next:
 		if v != 7 {

@@ -14,7 +14,7 @@ import (
 
 // TestDefaultFollowsGOMAXPROCS sets GOMAXPROCS to 1, 2 and 1 again and runs
 // a large par.For on the Default pool each time, recording which workers
-// ran its iterations (a nested core.Run returns w.ID()): the caller's
+// ran its iterations (a nested core.RunValue returns w.ID()): the caller's
 // goroutine (a guest) and regular workers below the limit only, at least
 // GOMAXPROCS of them in all, and every index exactly once.
 func TestDefaultFollowsGOMAXPROCS(t *testing.T) {
@@ -25,7 +25,7 @@ func TestDefaultFollowsGOMAXPROCS(t *testing.T) {
 	const n = 4000
 	for _, procs := range []int{1, 2, 1, 2} {
 		runtime.GOMAXPROCS(procs)
-		core.Run(pool, func(*core.Worker) int { return 0 })                         // a Run from outside reads GOMAXPROCS
+		core.RunValue(pool, func(*core.Worker) int { return 0 })                    // a Run from outside reads GOMAXPROCS
 		if got, want := pool.Workers(), min(procs, runtime.NumCPU()); got != want { // capped at the CPUs
 			t.Fatalf("GOMAXPROCS(%d) on %d CPUs: Workers() = %d, want %d", procs, runtime.NumCPU(), got, want)
 		}
@@ -41,7 +41,7 @@ func TestDefaultFollowsGOMAXPROCS(t *testing.T) {
 		seen := make([]atomic.Int32, n)
 		ranOn := make([]atomic.Int32, n)
 		par.For(0, n, func(i int) {
-			id := core.Run(pool, func(w *core.Worker) int { return w.ID() })
+			id := core.RunValue(pool, func(w *core.Worker) int { return w.ID() })
 			seen[i].Add(1)
 			ranOn[i].Store(int32(id))
 			spin(20 * time.Microsecond) // enough work per index that a second worker finds some
@@ -53,7 +53,7 @@ func TestDefaultFollowsGOMAXPROCS(t *testing.T) {
 			}
 			ids[int(ranOn[i].Load())]++
 		}
-		workers := pool.Stats().Workers
+		workers := pool.Stats().PerWorker
 		for id := range ids {
 			if w := workers[id]; !w.Guest && (w.Spare || regularIndex(workers, id) >= procs) {
 				t.Fatalf("GOMAXPROCS(%d): iterations ran on worker %d, beyond the limit: %v", procs, id, ids)
@@ -84,7 +84,7 @@ func regularIndex(workers []core.WorkerStats, id int) int {
 func waitParked(pool *core.Pool, limit int, d time.Duration) bool {
 	for deadline := time.Now().Add(d); time.Now().Before(deadline); time.Sleep(100 * time.Microsecond) {
 		k, ok := 0, pool.Stats().Spares == 0
-		for _, w := range pool.Stats().Workers {
+		for _, w := range pool.Stats().PerWorker {
 			if w.Spare || w.Guest {
 				continue
 			}
@@ -120,7 +120,7 @@ func TestNewFollowsGOMAXPROCS(t *testing.T) {
 		runtime.GOMAXPROCS(procs)
 		for _, p := range []*core.Pool{follow, fixed} {
 			want := fibSerial(18)
-			if got := core.Run(p, func(w *core.Worker) int { return fibJoin(w, 18) }); got != want {
+			if got := core.RunValue(p, func(w *core.Worker) int { return fibJoin(w, 18) }); got != want {
 				t.Fatalf("GOMAXPROCS(%d): fib(18) = %d", procs, got)
 			}
 		}
@@ -129,7 +129,7 @@ func TestNewFollowsGOMAXPROCS(t *testing.T) {
 		}
 	}
 	n := 0
-	for _, w := range follow.Stats().Workers {
+	for _, w := range follow.Stats().PerWorker {
 		if !w.Guest {
 			n++
 		}

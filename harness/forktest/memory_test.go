@@ -119,7 +119,7 @@ func TestMemoryBound(t *testing.T) {
 		run  func(pool *core.Pool) error
 	}{
 		{fmt.Sprintf("fib(%d)", fibN), func(pool *core.Pool) error {
-			if got := core.Run(pool, func(w *core.Worker) int { return fibJoin(w, fibN) }); got != wantFib {
+			if got := core.RunValue(pool, func(w *core.Worker) int { return fibJoin(w, fibN) }); got != wantFib {
 				return fmt.Errorf("fib(%d) = %d, want %d", fibN, got, wantFib)
 			}
 			return nil

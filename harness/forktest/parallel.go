@@ -41,7 +41,7 @@ func (p *Program) Parallel(pool *core.Pool) (res Result) {
 		res.Leaves = r.leaves.Load()
 		res.Inflight = r.inflight.Load()
 	}()
-	res.Value = core.Run(pool, func(w *core.Worker) uint64 { return r.eval(w, p.Root, p.Seed) })
+	res.Value = core.RunValue(pool, func(w *core.Worker) uint64 { return r.eval(w, p.Root, p.Seed) })
 	return res
 }
 
@@ -116,10 +116,10 @@ type task struct {
 
 func evalTask(w *core.Worker, t task) uint64 { return t.r.eval(w, t.n, t.x) }
 
-// sub evaluates n from inside a loop body: core.Run from inside a task of the
+// sub evaluates n from inside a loop body: core.RunValue from inside a task of the
 // pool runs inline on the current worker.
 func (r *prun) sub(n *Node, x uint64) uint64 {
-	return core.Run(r.pool, func(w *core.Worker) uint64 { return r.eval(w, n, x) })
+	return core.RunValue(r.pool, func(w *core.Worker) uint64 { return r.eval(w, n, x) })
 }
 
 func (r *prun) eval(w *core.Worker, n *Node, x uint64) uint64 {
@@ -230,7 +230,7 @@ func (r *prun) handoff(n *Node, x uint64) uint64 {
 			}
 			ch <- a
 		}()
-		a.v = core.Run(r.pool, func(*core.Worker) uint64 {
+		a.v = core.RunValue(r.pool, func(*core.Worker) uint64 {
 			v, fails := leafValue(n, x)
 			if fails {
 				panic(Fault{n.ID, x})

@@ -84,7 +84,7 @@ const (
 	// Hint: the same sleep inside core.Blocking.
 	Hint
 	// Handoff: the leaf's value is computed by a new goroutine that calls
-	// core.Run on the same pool (a root from outside), and the leaf waits for
+	// core.RunValue on the same pool (a root from outside), and the leaf waits for
 	// it on a channel. Without spare workers, a program whose workers all
 	// wait this way at once hangs: nobody takes the roots.
 	Handoff
@@ -131,7 +131,7 @@ type Config struct {
 	Faults int
 	// Blocking is the chance, in percent, that a leaf blocks (default 0);
 	// each blocking leaf sleeps, sleeps under core.Blocking or hands off
-	// to a goroutine that calls core.Run, one in three each.
+	// to a goroutine that calls core.RunValue, one in three each.
 	Blocking int
 }
 

@@ -269,7 +269,7 @@ func newBigJob(c Config) (func() error, error) {
 		return func() error {
 			var ran atomic.Int64
 			if p != nil {
-				core.Run(p, func(w *core.Worker) struct{} { return leaves(w, leafRange{0, c.Size, leaf, &ran}) })
+				core.RunValue(p, func(w *core.Worker) struct{} { return leaves(w, leafRange{0, c.Size, leaf, &ran}) })
 			} else {
 				for range c.Size {
 					spinFor(leaf)

@@ -15,7 +15,7 @@ type Affinity struct {
 	workers int    // worker count the record is for
 	// owner[c] is the worker that ran chunk c in the last call (-1: none).
 	// Written by the one task that claims c; read by the caller after
-	// core.Run has returned, which orders the writes before the reads.
+	// core.RunValue has returned, which orders the writes before the reads.
 	owner []int32
 	// pref[w] lists the chunks worker w ran last time; rebuilt from owner
 	// before each call and only read during it.

@@ -90,7 +90,7 @@ type state[T any] struct {
 	k         int
 	init      T
 	claimed   []atomic.Uint32 // claimed[c] != 0 once a task took chunk c (CAS by any worker)
-	results   []T             // results[c]: written by chunk c's claimer, read after core.Run
+	results   []T             // results[c]: written by chunk c's claimer, read after core.RunValue
 	aff       *Affinity       // nil for Static
 	hasRecord bool            // aff holds a mapping from an earlier call
 	claimTask func(*core.Worker, claimSpan[T]) struct{}
@@ -154,7 +154,7 @@ func Split[T any](n uint64, init T, ops Ops[T], c Config, done <-chan struct{}) 
 		return l.runClaims(c.Pool, int(k))
 	}
 	l.task = splitTask[T]
-	r := core.Run(c.Pool, func(w *core.Worker) T {
+	r := core.RunValue(c.Pool, func(w *core.Worker) T {
 		return splitTask(w, span[T]{l: l, acc: init, b: n, budget: l.budget0, owner: -1, blocks: l.blocks0})
 	})
 	return r, l.cancelled.Load()

@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	"github.com/gofork/gofork/core"
-	"github.com/gofork/gofork/internal/loop"
 	"github.com/gofork/gofork/harness/pooltest"
+	"github.com/gofork/gofork/internal/loop"
 	"github.com/gofork/gofork/par"
 )
 

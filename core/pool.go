@@ -185,6 +185,11 @@ func (p *Pool) Close() {
 	})
 }
 
+// Closed reports whether Close has been called on p. A call that names a
+// closed pool (par.WithPool) panics before it starts any work, whatever the
+// size of its input, as Run does.
+func (p *Pool) Closed() bool { return p.closed.Load() }
+
 // enter counts a root submitted from outside in flight, panicking if the
 // pool is closed, and wakes the governor for the first one. Every enter is
 // matched by an exit when the work is done. (A Scope's task forked from

@@ -126,6 +126,10 @@ func Resolve[O ~func(*Config)](call string, allowed Setting, opts []O) Config {
 	}
 	if c.Pool == nil {
 		c.Pool = callerPool()
+	} else if c.Pool.Closed() {
+		// Refused here, before the call looks at its input, so that a
+		// call too short to touch the pool fails as a long one does.
+		panic(pkg(call) + ": " + call + " on a closed Pool")
 	}
 	return c
 }

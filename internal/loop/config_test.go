@@ -3,6 +3,7 @@ package loop_test
 import (
 	"testing"
 
+	"github.com/gofork/gofork/core"
 	"github.com/gofork/gofork/internal/loop"
 	"github.com/gofork/gofork/par"
 )
@@ -39,5 +40,23 @@ func TestResolveWithOptionsAllocatesNothing(t *testing.T) {
 		}
 	}); n != 0 {
 		t.Errorf("Resolve with an option: %v allocations, want 0", n)
+	}
+}
+
+// TestClosedPoolRefusedAtAnySize checks that a call naming a closed pool
+// panics with the same value, naming the call, whether or not its input
+// would have reached the pool.
+func TestClosedPoolRefusedAtAnySize(t *testing.T) {
+	p := core.New(core.WithWorkers(2))
+	p.Close()
+	for _, n := range []int{0, 1, 1 << 16} {
+		func() {
+			defer func() {
+				if got, want := recover(), "par: par.For on a closed Pool"; got != want {
+					t.Errorf("n=%d: par.For on a closed pool panicked with %v, want %q", n, got, want)
+				}
+			}()
+			par.For(0, n, func(int) {}, par.WithPool(p))
+		}()
 	}
 }

@@ -1,11 +1,10 @@
-package main
+package kernels
 
 import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/gofork/gofork/core"
@@ -25,10 +24,10 @@ import (
 // pool serves them (target <= 2.5).
 
 func init() {
-	q := func(quick bool, n int) int { return pick(quick, n, n/rwQuick) }
+	q := func(quick Scale, n int) int { return pick(quick, n, n/rwQuick) }
 	for k, row := range []struct {
 		name, about, size, note, baseline string
-		setup                             func(variant string, p, bigN int, q float64) (*job, error)
+		setup                             func(variant string, p, bigN int, q float64) (*Job, error)
 	}{
 		{"server", "20 k-element sorts submitted every 2 ms", "",
 			"every sort a slices.Sort in its own goroutine", "slices.Sort in goroutines", setupServer},
@@ -36,20 +35,20 @@ func init() {
 			"the same program with slices.Sort", "slices.Sort, same goroutines", setupServerSeq},
 	} {
 		for i, pct := range []int{50, 99} {
-			register(&benchmark{
-				name: fmt.Sprintf("%s-p%d", row.name, pct), suite: suiteRealworld, order: 330 + 2*k + i, kind: kindLatency,
-				about: fmt.Sprintf("p%d latency of %s beside a 30 M-element sort; baseline (serial row): %s", pct, row.about, row.baseline),
-				size: func(quick bool) string {
-					return fmt.Sprintf("big n=%d, small n=%d every %v%s", q(quick, rwBigN), rwSmallN, rwSmallEvery, row.size)
+			add(&Kernel{
+				Name: fmt.Sprintf("%s-p%d", row.name, pct), Suite: suiteRealworld, Order: 330 + 2*k + i, Kind: Latency,
+				About: fmt.Sprintf("p%d latency of %s beside a 30 M-element sort; baseline (serial row): %s", pct, row.about, row.baseline),
+				Size: func(quick Scale) string {
+					return fmt.Sprintf("big n=%d, small n=%d every %v%s", q(quick, BigN), SmallN, SmallEvery, row.size)
 				},
-				note: fmt.Sprintf("the time column is the small sorts' p%d latency, not a run's time; "+
+				Note: fmt.Sprintf("the time column is the small sorts' p%d latency, not a run's time; "+
 					"the serial row is the Go baseline, %s", pct, row.note),
-				variants:        []string{variantSerial, variantGofork},
-				baselineVariant: variantSerial,
-				baseline:        row.baseline,
-				cutoff:          "sortpar's own; slices.Sort serial",
-				setup: func(v string, p int, quick bool) (*job, error) {
-					return row.setup(v, p, q(quick, rwBigN), float64(pct)/100)
+				Variants:        []string{Serial, Gofork},
+				BaselineVariant: Serial,
+				Baseline:        row.baseline,
+				Cutoff:          "sortpar's own; slices.Sort serial",
+				Setup: func(v string, p int, quick Scale) (*Job, error) {
+					return row.setup(v, p, q(quick, BigN), float64(pct)/100)
 				},
 			})
 		}
@@ -65,20 +64,20 @@ func init() {
 		{"p99", func(r serverload.TurnsResult) time.Duration { return r.Quantile(0.99) }},
 		{"mean", func(r serverload.TurnsResult) time.Duration { return r.Mean() }},
 	} {
-		register(&benchmark{
-			name: "server-turns-" + q.name, suite: suiteRealworld, order: 340 + i, kind: kindLatency,
-			about: fmt.Sprintf("%s latency of %d callers each sorting %d int64 back to back; baseline (serial row): slices.Sort on the same goroutines",
+		add(&Kernel{
+			Name: "server-turns-" + q.name, Suite: suiteRealworld, Order: 340 + i, Kind: Latency,
+			About: fmt.Sprintf("%s latency of %d callers each sorting %d int64 back to back; baseline (serial row): slices.Sort on the same goroutines",
 				q.name, rwTurnsCallers, rwTurnsN),
-			size: func(quick bool) string {
+			Size: func(quick Scale) string {
 				return fmt.Sprintf("%d callers, n=%d, for %v", rwTurnsCallers, rwTurnsN, pick(quick, rwTurnsFor, rwTurnsFor/rwQuick))
 			},
-			note: "the time column is the requests' " + q.name + " latency, not a run's time; p99 over mean is how evenly " +
+			Note: "the time column is the requests' " + q.name + " latency, not a run's time; p99 over mean is how evenly " +
 				"the callers are served; the serial row is the Go baseline, slices.Sort on each caller's goroutine",
-			variants:        []string{variantSerial, variantGofork},
-			baselineVariant: variantSerial,
-			baseline:        "slices.Sort, same goroutines",
-			cutoff:          "sortpar's own; slices.Sort serial",
-			setup: func(v string, p int, quick bool) (*job, error) {
+			Variants:        []string{Serial, Gofork},
+			BaselineVariant: Serial,
+			Baseline:        "slices.Sort, same goroutines",
+			Cutoff:          "sortpar's own; slices.Sort serial",
+			Setup: func(v string, p int, quick Scale) (*Job, error) {
 				return setupServerTurns(v, p, pick(quick, rwTurnsFor, rwTurnsFor/rwQuick), q.of)
 			},
 		})
@@ -95,138 +94,153 @@ const (
 // setupServerTurns is the callers-in-turn program (harness/serverload):
 // rwTurnsCallers goroutines sort rwTurnsN int64 each, back to back, for
 // d; a run reports of(its result).
-func setupServerTurns(variant string, p int, d time.Duration, of func(serverload.TurnsResult) time.Duration) (*job, error) {
+func setupServerTurns(variant string, p int, d time.Duration, of func(serverload.TurnsResult) time.Duration) (*Job, error) {
 	cfg := serverload.TurnsConfig{Callers: rwTurnsCallers, Size: rwTurnsN, Duration: d}
-	j := &job{}
+	j := &Job{}
 	switch variant {
-	case variantSerial:
-	case variantGofork:
+	case Serial:
+	case Gofork:
 		cfg.Pool = core.New(core.WithWorkers(p))
-		j.close = cfg.Pool.Close
+		j.Close = cfg.Pool.Close
 	default:
 		return nil, fmt.Errorf("server-turns: no variant %q", variant)
 	}
 	var res serverload.TurnsResult
 	var err error
-	j.run = func() { res, err = serverload.RunTurns(cfg) }
-	j.verify = func() error {
+	j.Run = func() { res, err = serverload.RunTurns(cfg) }
+	j.Verify = func() error {
 		if err == nil && len(res.Latency) == 0 {
 			return fmt.Errorf("server-turns: no request completed")
 		}
 		return err
 	}
-	j.measured = func() time.Duration { return of(res) }
+	j.Measured = func() time.Duration { return of(res) }
 	return j, nil
 }
 
 // setupServerSeq is the sequential-caller program (harness/serverload):
 // one goroutine sorts a fresh clone of a big slice while one request
-// handler sorts a small one, sleeps rwSmallEvery and repeats; a run reports
+// handler sorts a small one, sleeps SmallEvery and repeats; a run reports
 // the small requests' latency at quantile q.
-func setupServerSeq(variant string, p, bigN int, q float64) (*job, error) {
+func setupServerSeq(variant string, p, bigN int, q float64) (*Job, error) {
 	cfg := serverload.Config{
 		Job: serverload.Sort, Size: bigN, Rounds: 1,
-		Small: rwSmallN, Callers: 1, Every: rwSmallEvery,
+		Small: SmallN, Callers: 1, Every: SmallEvery,
 	}
-	j := &job{}
+	j := &Job{}
 	switch variant {
-	case variantSerial:
-	case variantGofork:
+	case Serial:
+	case Gofork:
 		cfg.Pool = core.New(core.WithWorkers(p))
-		j.close = cfg.Pool.Close
+		j.Close = cfg.Pool.Close
 	default:
 		return nil, fmt.Errorf("server-seq: no variant %q", variant)
 	}
 	var res serverload.Result
 	var err error
-	j.run = func() { res, err = serverload.Run(cfg) }
-	j.verify = func() error {
+	j.Run = func() { res, err = serverload.Run(cfg) }
+	j.Verify = func() error {
 		if err == nil && len(res.Latency) == 0 {
 			return fmt.Errorf("server-seq: no small sort ran beside the big one")
 		}
 		return err
 	}
-	j.measured = func() time.Duration { return res.Quantile(q) }
+	j.Measured = func() time.Duration { return res.Quantile(q) }
 	return j, nil
 }
 
-// setupServer is the fair-service scenario: one request sorts a big slice
-// while small requests, one every rwSmallEvery, each sort a small one on
-// the same pool; a run reports the small requests' latency at quantile q.
-func setupServer(variant string, p, bigN int, q float64) (*job, error) {
-	in := make([]int, bigN)
-	rng := rand.New(rand.NewPCG(5, 6))
+// BigInput returns the big request's input: n random ints.
+func BigInput(n int) []int {
+	in := make([]int, n)
+	rng := rand.New(rand.NewPCG(1, 2))
 	for i := range in {
 		in[i] = rng.Int()
 	}
+	return in
+}
+
+// Beside is the fair-service scenario: it sorts big with sort while small
+// requests, one every SmallEvery from the first tick on, each sort SmallN
+// fresh random ints with sort in a goroutine of their own. It returns the
+// small sorts' latencies, in no order, how many small sorts were not
+// sorted after, and the big sort's time.
+func Beside(sort func([]int), big []int) (lat []time.Duration, unsorted int, bigTime time.Duration) {
+	bigDone := make(chan time.Duration)
+	go func() {
+		start := time.Now()
+		sort(big)
+		bigDone <- time.Since(start)
+	}()
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	tick := time.NewTicker(SmallEvery)
+	defer tick.Stop()
+	for k := uint64(0); ; k++ {
+		select {
+		case bigTime = <-bigDone:
+			wg.Wait()
+			return lat, unsorted, bigTime
+		case <-tick.C:
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r := rand.New(rand.NewPCG(k, 3))
+			xs := make([]int, SmallN)
+			for i := range xs {
+				xs[i] = r.Int()
+			}
+			start := time.Now()
+			sort(xs)
+			d := time.Since(start)
+			ok := slices.IsSorted(xs)
+			mu.Lock()
+			lat = append(lat, d)
+			if !ok {
+				unsorted++
+			}
+			mu.Unlock()
+		}()
+	}
+}
+
+// setupServer is the fair-service scenario (Beside); a run reports the
+// small requests' latency at quantile q.
+func setupServer(variant string, p, bigN int, q float64) (*Job, error) {
+	in := BigInput(bigN)
 	big := make([]int, bigN)
 	var lat []time.Duration
-	var bad atomic.Int64
+	var bad int
 	var sort func([]int)
 	var pool *core.Pool
 	switch variant {
-	case variantSerial:
+	case Serial:
 		sort = func(x []int) { slices.Sort(x) }
-	case variantGofork:
+	case Gofork:
 		pool = core.New(core.WithWorkers(p))
 		sort = func(x []int) { sortpar.Sort(x, par.WithPool(pool)) }
 	default:
 		return nil, fmt.Errorf("server: no variant %q", variant)
 	}
-	j := &job{
-		reset: func() { copy(big, in); lat = lat[:0]; bad.Store(0) },
-		verify: func() error {
+	j := &Job{
+		Reset: func() { copy(big, in) },
+		Run:   func() { lat, bad, _ = Beside(sort, big) },
+		Verify: func() error {
 			if !slices.IsSorted(big) {
 				return fmt.Errorf("server: the big sort is not sorted")
 			}
-			if b := bad.Load(); b != 0 {
-				return fmt.Errorf("server: %d small sorts are not sorted", b)
+			if bad != 0 {
+				return fmt.Errorf("server: %d small sorts are not sorted", bad)
 			}
 			if len(lat) == 0 {
 				return fmt.Errorf("server: no small sort ran beside the big one")
 			}
 			return nil
 		},
-		measured: func() time.Duration { return latencyQuantile(lat, q) }, // before verify: no small sort is verify's error (0 here)
+		Measured: func() time.Duration { return latencyQuantile(lat, q) }, // before verify: no small sort is verify's error (0 here)
 	}
 	if pool != nil {
-		j.close = pool.Close
-	}
-	j.run = func() {
-		bigDone := make(chan struct{})
-		go func() { sort(big); close(bigDone) }()
-		var mu sync.Mutex
-		var wg sync.WaitGroup
-		tick := time.NewTicker(rwSmallEvery)
-		defer tick.Stop()
-		for k := uint64(0); ; k++ {
-			if k > 0 { // the first request goes out at once, as serverload's first caller's does
-				select {
-				case <-bigDone:
-					wg.Wait()
-					return
-				case <-tick.C:
-				}
-			}
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				r := rand.New(rand.NewPCG(k, 7))
-				xs := make([]int, rwSmallN)
-				for i := range xs {
-					xs[i] = r.Int()
-				}
-				start := time.Now()
-				sort(xs)
-				d := time.Since(start)
-				if !slices.IsSorted(xs) {
-					bad.Add(1)
-				}
-				mu.Lock()
-				lat = append(lat, d)
-				mu.Unlock()
-			}()
-		}
+		j.Close = pool.Close
 	}
 	return j, nil
 }

@@ -1,4 +1,4 @@
-package main
+package kernels
 
 import (
 	"fmt"
@@ -35,30 +35,30 @@ var utsCases = []utsCase{
 
 func init() {
 	for _, c := range utsCases {
-		register(&benchmark{
-			name:  c.name,
-			suite: suiteMain,
-			order: c.order,
-			note:  "no goroutine baseline: package uts does not export a node's children",
-			about: "unbalanced tree search (SHA-1 per node), counts checked against the published ones; no baseline",
-			size: func(q bool) string {
-				if q {
+		add(&Kernel{
+			Name:  c.name,
+			Suite: SuiteMain,
+			Order: c.order,
+			Note:  "no goroutine baseline: package uts does not export a node's children",
+			About: "unbalanced tree search (SHA-1 per node), counts checked against the published ones; no baseline",
+			Size: func(q Scale) string {
+				if q == Quick {
 					return fmt.Sprintf("%s (%d nodes)", c.quick, c.wantQ.Nodes)
 				}
 				return fmt.Sprintf("%s (%d nodes)", c.label, c.want.Nodes)
 			},
-			cutoff:   "uts.Search's own: a few forks as a task starts, more only for a hungry worker",
-			variants: []string{variantSerial, variantGofork},
-			setup: func(variant string, p int, quick bool) (*job, error) {
+			Cutoff:   "uts.Search's own: a few forks as a task starts, more only for a hungry worker",
+			Variants: []string{Serial, Gofork},
+			Setup: func(variant string, p int, quick Scale) (*Job, error) {
 				return setupUTS(c, variant, p, quick)
 			},
 		})
 	}
 }
 
-func setupUTS(c utsCase, variant string, p int, quick bool) (*job, error) {
+func setupUTS(c utsCase, variant string, p int, quick Scale) (*Job, error) {
 	tree, want := c.full, c.want
-	if quick {
+	if quick == Quick {
 		t, err := uts.Parse(c.quick)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %v", c.name, err)
@@ -66,20 +66,20 @@ func setupUTS(c utsCase, variant string, p int, quick bool) (*job, error) {
 		tree, want = t, c.wantQ
 	}
 	var got uts.Result
-	j := &job{verify: func() error {
+	j := &Job{Verify: func() error {
 		if got != want {
 			return fmt.Errorf("%s: counted %+v, published %+v", c.name, got, want)
 		}
 		return nil
 	}}
 	switch variant {
-	case variantSerial:
-		j.run = func() { got = uts.SearchSerial(tree) }
-	case variantGofork:
+	case Serial:
+		j.Run = func() { got = uts.SearchSerial(tree) }
+	case Gofork:
 		pool := core.New(core.WithWorkers(p))
-		j.run = func() { got = uts.Search(tree, par.WithPool(pool)) }
-		j.close = pool.Close
-		j.pool = pool
+		j.Run = func() { got = uts.Search(tree, par.WithPool(pool)) }
+		j.Close = pool.Close
+		j.Pool = pool
 	default:
 		return nil, fmt.Errorf("%s: no variant %q", c.name, variant)
 	}

@@ -1,4 +1,4 @@
-package main
+package kernels
 
 import (
 	"fmt"
@@ -23,38 +23,40 @@ const (
 )
 
 func init() {
-	register(&benchmark{
-		name:  "matmul",
-		suite: suiteMain,
-		order: 40,
-		note:  "Ts is gonum on one core, so speedups include linalg's faster kernel (T1/Ts < 1)",
-		about: "dense matrix multiply, cache-oblivious linalg.Mul; serial: gonum on one core; baseline: gonum Mul (a goroutine per tile)",
-		size: func(q bool) string {
+	add(&Kernel{
+		Name:  "matmul",
+		Suite: SuiteMain,
+		Order: 40,
+		Note:  "Ts is gonum on one core, so speedups include linalg's faster kernel (T1/Ts < 1)",
+		About: "dense matrix multiply, cache-oblivious linalg.Mul; serial: gonum on one core; baseline: gonum Mul (a goroutine per tile)",
+		Size: func(q Scale) string {
 			n := pick(q, matmulN, matmulNQuick)
 			return fmt.Sprintf("%dx%d float64", n, n)
 		},
-		variants: []string{variantSerial, variantGofork, variantBaseline},
-		baseline: "gonum Mul",
-		cutoff:   "each library's own: linalg.Mul's leaf blocks, gonum's blocks",
-		setup:    setupMatmul,
+		Variants: []string{Serial, Gofork, Baseline},
+		Baseline: "gonum Mul",
+		Cutoff:   "each library's own: linalg.Mul's leaf blocks, gonum's blocks",
+		Setup:    setupMatmul,
 	})
 }
 
-func setupMatmul(variant string, p int, quick bool) (*job, error) {
+// RandomDense returns an r×c matrix of values drawn uniformly from [-1, 1).
+func RandomDense(rng *rand.Rand, r, c int) *mat.Dense {
+	d := make([]float64, r*c)
+	for i := range d {
+		d[i] = rng.Float64()*2 - 1
+	}
+	return mat.NewDense(r, c, d)
+}
+
+func setupMatmul(variant string, p int, quick Scale) (*Job, error) {
 	n := pick(quick, matmulN, matmulNQuick)
 	rng := rand.New(rand.NewPCG(1, 1))
-	fill := func() *mat.Dense {
-		d := make([]float64, n*n)
-		for i := range d {
-			d[i] = 2*rng.Float64() - 1
-		}
-		return mat.NewDense(n, n, d)
-	}
-	a, b := fill(), fill()
+	a, b := RandomDense(rng, n, n), RandomDense(rng, n, n)
 	c := mat.NewDense(n, n, nil)
-	j := &job{
-		reset: func() { c.Zero() },
-		verify: func() error {
+	j := &Job{
+		Reset: func() { c.Zero() },
+		Verify: func() error {
 			r := rand.New(rand.NewPCG(2, 2))
 			for range matmulChecks {
 				i, k := r.IntN(n), r.IntN(n)
@@ -70,13 +72,13 @@ func setupMatmul(variant string, p int, quick bool) (*job, error) {
 		},
 	}
 	switch variant {
-	case variantSerial, variantBaseline: // the child runs with GOMAXPROCS=P (1 for serial)
-		j.run = func() { c.Mul(a, b) }
-	case variantGofork:
+	case Serial, Baseline: // the child runs with GOMAXPROCS=P (1 for serial)
+		j.Run = func() { c.Mul(a, b) }
+	case Gofork:
 		pool := core.New(core.WithWorkers(p))
-		j.run = func() { linalg.Mul(c, a, b, par.WithPool(pool)) }
-		j.close = pool.Close
-		j.pool = pool
+		j.Run = func() { linalg.Mul(c, a, b, par.WithPool(pool)) }
+		j.Close = pool.Close
+		j.Pool = pool
 	default:
 		return nil, fmt.Errorf("matmul: no variant %q", variant)
 	}

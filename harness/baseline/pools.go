@@ -1,14 +1,15 @@
-package main
+package baseline
 
 import (
 	"sync"
 	"sync/atomic"
 )
 
-// taskPool is the interface of the hand-written thread pools that the
-// -suite pools benchmarks run gofork against. It is Zorro's API: Submit a
-// task, which may Submit more, and Wait until every task has run.
-type taskPool interface {
+// TaskPool is the interface of the hand-written thread pools that the
+// pools benchmarks (Zorro's thread-pool study) run gofork against. It is
+// Zorro's API: Submit a task, which may Submit more, and Wait until every
+// task has run.
+type TaskPool interface {
 	Submit(task func())
 	Wait()
 	Close()
@@ -171,14 +172,22 @@ func (p *goroutinePool) Submit(t func()) {
 func (p *goroutinePool) Wait()  { p.pending.Wait() }
 func (p *goroutinePool) Close() {}
 
-// newTaskPool returns the pool for a pools-suite variant, or nil.
-func newTaskPool(variant string, workers int) taskPool {
-	switch variant {
-	case variantGlobal:
+// Pool designs, as NewTaskPool names them.
+const (
+	GlobalQueue = "global"    // one mutex-protected queue all workers take from
+	LocalQueues = "local"     // a queue per worker, tasks dealt round-robin, no stealing
+	Goroutines  = "goroutine" // a goroutine per task
+)
+
+// NewTaskPool returns a pool of the design with workers workers (a
+// goroutine per task ignores workers), or nil for an unknown design.
+func NewTaskPool(design string, workers int) TaskPool {
+	switch design {
+	case GlobalQueue:
 		return newGlobalPool(workers)
-	case variantLocal:
+	case LocalQueues:
 		return newLocalPool(workers)
-	case variantGoroutine:
+	case Goroutines:
 		return &goroutinePool{}
 	}
 	return nil

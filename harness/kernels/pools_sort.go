@@ -1,11 +1,13 @@
-package main
+package kernels
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"sync/atomic"
 
 	"github.com/gofork/gofork/core"
+	"github.com/gofork/gofork/harness/baseline"
 )
 
 // The two recursive tests of the pools suite: quicksort (divide only) and
@@ -174,7 +176,7 @@ type msNode struct {
 }
 
 // poolsQuicksort runs the divide-only quicksort on a Submit/Wait pool.
-func poolsQuicksort(pool taskPool, s *poolSort) {
+func poolsQuicksort(pool baseline.TaskPool, s *poolSort) {
 	var task func(a []int64)
 	task = func(a []int64) {
 		s.tasks.Add(1)
@@ -192,7 +194,7 @@ func poolsQuicksort(pool taskPool, s *poolSort) {
 }
 
 // poolsMergesort runs the divide+merge mergesort on a Submit/Wait pool.
-func poolsMergesort(pool taskPool, s *poolSort) {
+func poolsMergesort(pool baseline.TaskPool, s *poolSort) {
 	var finish func(n *msNode)
 	finish = func(n *msNode) {
 		if n == nil || n.pending.Add(-1) != 0 {
@@ -223,18 +225,22 @@ func poolsMergesort(pool taskPool, s *poolSort) {
 	pool.Wait()
 }
 
-func setupPoolSort(variant string, p, n int, merge bool) (*job, error) {
-	name := pick(merge, "mergesort", "quicksort")
-	keys := newSortKeys(n)
-	wantTasks := sortTasks(slices.Clone(keys.master), merge)
+func setupPoolSort(variant string, p, n int, merge bool) (*Job, error) {
+	name := "quicksort"
+	if merge {
+		name = "mergesort"
+	}
+	in := SortInput(SortRandom, n, Int64s)
+	want := hashSum(in, mix64)
+	wantTasks := sortTasks(slices.Clone(in), merge)
 	s := &poolSort{data: make([]int64, n), tmp: make([]int64, n)}
-	j := &job{
-		reset: func() {
-			copy(s.data, keys.master)
+	j := &Job{
+		Reset: func() {
+			copy(s.data, in)
 			s.tasks.Store(0)
 		},
-		verify: func() error {
-			if err := keys.check(name, s.data); err != nil {
+		Verify: func() error {
+			if err := sortedSame(name, s.data, cmp.Compare[int64], nil, mix64, want); err != nil {
 				return err
 			}
 			if got := s.tasks.Load(); got != wantTasks {
@@ -244,31 +250,31 @@ func setupPoolSort(variant string, p, n int, merge bool) (*job, error) {
 		},
 	}
 	switch variant {
-	case variantSerial:
+	case Serial:
 		if merge {
-			j.run = func() { msTasksSerial(s, s.data, s.tmp) }
+			j.Run = func() { msTasksSerial(s, s.data, s.tmp) }
 		} else {
-			j.run = func() { qsTasksSerial(s, s.data) }
+			j.Run = func() { qsTasksSerial(s, s.data) }
 		}
-	case variantGofork:
+	case Gofork:
 		pool := core.New(core.WithWorkers(p))
 		if merge {
-			j.run = func() { pool.Run(func(w *core.Worker) { msGofork(w, msArgs{s, s.data, s.tmp}) }) }
+			j.Run = func() { pool.Run(func(w *core.Worker) { msGofork(w, msArgs{s, s.data, s.tmp}) }) }
 		} else {
-			j.run = func() { pool.Run(func(w *core.Worker) { qsGofork(w, qsArgs{s, s.data}) }) }
+			j.Run = func() { pool.Run(func(w *core.Worker) { qsGofork(w, qsArgs{s, s.data}) }) }
 		}
-		j.close = pool.Close
+		j.Close = pool.Close
 	default:
-		pool := newTaskPool(variant, p)
+		pool := baseline.NewTaskPool(variant, p)
 		if pool == nil {
 			return nil, fmt.Errorf("%s: no variant %q", name, variant)
 		}
 		if merge {
-			j.run = func() { poolsMergesort(pool, s) }
+			j.Run = func() { poolsMergesort(pool, s) }
 		} else {
-			j.run = func() { poolsQuicksort(pool, s) }
+			j.Run = func() { poolsQuicksort(pool, s) }
 		}
-		j.close = pool.Close
+		j.Close = pool.Close
 	}
 	return j, nil
 }

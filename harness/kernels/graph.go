@@ -1,4 +1,4 @@
-package main
+package kernels
 
 import (
 	"fmt"
@@ -34,7 +34,7 @@ type graphCase struct {
 	about    string
 	gonum    bool // whether gonum is the baseline
 	note     string
-	setupRun func(g *graph.Graph, variant string, p int) (*job, error)
+	setupRun func(g *graph.Graph, variant string, p int) (*Job, error)
 }
 
 var graphCases = []graphCase{
@@ -52,27 +52,27 @@ var graphCases = []graphCase{
 
 func init() {
 	for _, c := range graphCases {
-		b := &benchmark{
-			name:  c.name,
-			suite: graphSuite,
-			order: c.order,
-			about: c.about,
-			note:  c.note,
-			size: func(q bool) string {
+		b := &Kernel{
+			Name:  c.name,
+			Suite: graphSuite,
+			Order: c.order,
+			About: c.about,
+			Note:  c.note,
+			Size: func(q Scale) string {
 				return fmt.Sprintf("R-MAT scale %d, %d edges per vertex, symmetric", pick(q, graphScale, graphScaleQuick), graphDegree)
 			},
-			variants: []string{variantSerial, variantGofork},
-			setup: func(variant string, p int, quick bool) (*job, error) {
+			Variants: []string{Serial, Gofork},
+			Setup: func(variant string, p int, quick Scale) (*Job, error) {
 				g := graph.RMat(pick(quick, graphScale, graphScaleQuick), graphDegree, 1)
 				return c.setupRun(g, variant, p)
 			},
 		}
 		if c.gonum {
-			b.variants = append(b.variants, variantBaseline)
-			b.baseline = "gonum"
-			b.cutoff = "gonum is serial; graph's own loops (par.ForRange chunks)"
+			b.Variants = append(b.Variants, Baseline)
+			b.Baseline = "gonum"
+			b.Cutoff = "gonum is serial; graph's own loops (par.ForRange chunks)"
 		}
-		register(b)
+		add(b)
 	}
 }
 
@@ -98,7 +98,7 @@ func toGonum(g *graph.Graph) *simple.UndirectedGraph {
 	return ug
 }
 
-func setupGraphBFS(g *graph.Graph, variant string, p int) (*job, error) {
+func setupGraphBFS(g *graph.Graph, variant string, p int) (*Job, error) {
 	level := graphref.Levels(g, 0)
 	reached := 0
 	for _, l := range level {
@@ -115,23 +115,23 @@ func setupGraphBFS(g *graph.Graph, variant string, p int) (*job, error) {
 		}
 		return nil
 	}
-	j := &job{verify: checkParents}
+	j := &Job{Verify: checkParents}
 	switch variant {
-	case variantSerial:
-		j.run = func() { parent = graphref.BFS(g, 0) }
-	case variantGofork:
+	case Serial:
+		j.Run = func() { parent = graphref.BFS(g, 0) }
+	case Gofork:
 		opt, closePool := graphPool(p)
-		j.run = func() { parent = graph.BFS(g, 0, opt) }
-		j.close = closePool
-	case variantBaseline:
+		j.Run = func() { parent = graph.BFS(g, 0, opt) }
+		j.Close = closePool
+	case Baseline:
 		ug := toGonum(g)
 		visited := 0
-		j.run = func() {
+		j.Run = func() {
 			visited = 0
 			var bf traverse.BreadthFirst
 			bf.Walk(ug, simple.Node(0), func(gonumgraph.Node, int) bool { visited++; return false })
 		}
-		j.verify = func() error {
+		j.Verify = func() error {
 			if visited != reached {
 				return fmt.Errorf("graph-bfs: gonum visited %d vertices, want %d", visited, reached)
 			}
@@ -143,7 +143,7 @@ func setupGraphBFS(g *graph.Graph, variant string, p int) (*job, error) {
 	return j, nil
 }
 
-func setupGraphComponents(g *graph.Graph, variant string, p int) (*job, error) {
+func setupGraphComponents(g *graph.Graph, variant string, p int) (*Job, error) {
 	want := graphref.Components(g)
 	components := 0
 	for v, l := range want {
@@ -152,24 +152,24 @@ func setupGraphComponents(g *graph.Graph, variant string, p int) (*job, error) {
 		}
 	}
 	var label []int32
-	j := &job{verify: func() error {
+	j := &Job{Verify: func() error {
 		if !slices.Equal(label, want) {
 			return fmt.Errorf("graph-components: labels differ from the serial program's")
 		}
 		return nil
 	}}
 	switch variant {
-	case variantSerial:
-		j.run = func() { label = graphref.Components(g) }
-	case variantGofork:
+	case Serial:
+		j.Run = func() { label = graphref.Components(g) }
+	case Gofork:
 		opt, closePool := graphPool(p)
-		j.run = func() { label = graph.ConnectedComponents(g, opt) }
-		j.close = closePool
-	case variantBaseline:
+		j.Run = func() { label = graph.ConnectedComponents(g, opt) }
+		j.Close = closePool
+	case Baseline:
 		ug := toGonum(g)
 		var cc [][]gonumgraph.Node
-		j.run = func() { cc = topo.ConnectedComponents(ug) }
-		j.verify = func() error {
+		j.Run = func() { cc = topo.ConnectedComponents(ug) }
+		j.Verify = func() error {
 			if len(cc) != components {
 				return fmt.Errorf("graph-components: gonum found %d components, want %d", len(cc), components)
 			}
@@ -181,11 +181,11 @@ func setupGraphComponents(g *graph.Graph, variant string, p int) (*job, error) {
 	return j, nil
 }
 
-func setupGraphPageRank(g *graph.Graph, variant string, p int) (*job, error) {
+func setupGraphPageRank(g *graph.Graph, variant string, p int) (*Job, error) {
 	const iters = 20
 	want, _ := graphref.PageRank(g, 0.85, 0, iters)
 	var rank []float64
-	j := &job{verify: func() error {
+	j := &Job{Verify: func() error {
 		for v := range want {
 			if math.Abs(rank[v]-want[v]) > 1e-9 {
 				return fmt.Errorf("graph-pagerank: rank[%d] = %g, serial %g", v, rank[v], want[v])
@@ -194,34 +194,34 @@ func setupGraphPageRank(g *graph.Graph, variant string, p int) (*job, error) {
 		return nil
 	}}
 	switch variant {
-	case variantSerial:
-		j.run = func() { rank, _ = graphref.PageRank(g, 0.85, 0, iters) }
-	case variantGofork:
+	case Serial:
+		j.Run = func() { rank, _ = graphref.PageRank(g, 0.85, 0, iters) }
+	case Gofork:
 		opt, closePool := graphPool(p)
-		j.run = func() { rank, _ = graph.PageRank(g, 0.85, 0, iters, opt) }
-		j.close = closePool
+		j.Run = func() { rank, _ = graph.PageRank(g, 0.85, 0, iters, opt) }
+		j.Close = closePool
 	default:
 		return nil, fmt.Errorf("graph-pagerank: no variant %q", variant)
 	}
 	return j, nil
 }
 
-func setupGraphTriangles(g *graph.Graph, variant string, p int) (*job, error) {
+func setupGraphTriangles(g *graph.Graph, variant string, p int) (*Job, error) {
 	want := graphref.Triangles(g)
 	var got int64
-	j := &job{verify: func() error {
+	j := &Job{Verify: func() error {
 		if got != want {
 			return fmt.Errorf("graph-triangles: %d triangles, serial %d", got, want)
 		}
 		return nil
 	}}
 	switch variant {
-	case variantSerial:
-		j.run = func() { got = graphref.Triangles(g) }
-	case variantGofork:
+	case Serial:
+		j.Run = func() { got = graphref.Triangles(g) }
+	case Gofork:
 		opt, closePool := graphPool(p)
-		j.run = func() { got = graph.Triangles(g, opt) }
-		j.close = closePool
+		j.Run = func() { got = graph.Triangles(g, opt) }
+		j.Close = closePool
 	default:
 		return nil, fmt.Errorf("graph-triangles: no variant %q", variant)
 	}

@@ -1,10 +1,11 @@
-package main
+package kernels
 
 import (
 	"fmt"
 	"sync/atomic"
 
 	"github.com/gofork/gofork/core"
+	"github.com/gofork/gofork/harness/baseline"
 )
 
 // The pools suite: the test cases of the Zorro thread-pool study (light,
@@ -28,74 +29,76 @@ const (
 // suitePools is the suite of these tests: -suite pools.
 const suitePools = "pools"
 
-var poolsVariants = []string{variantSerial, variantGofork, variantGlobal, variantLocal, variantGoroutine}
+var poolsVariants = []string{Serial, Gofork, Global, Local, Goroutine}
 
 // poolsBenchmark is what the five tests share: their suite, variants and
 // Go baseline, a goroutine per task, which runs the same tasks as gofork.
-func poolsBenchmark(b benchmark) *benchmark {
-	b.suite = suitePools
-	b.variants = poolsVariants
-	b.baselineVariant = variantGoroutine
-	b.baseline = "a goroutine per task"
-	return &b
+func poolsBenchmark(k Kernel) *Kernel {
+	k.Suite = suitePools
+	k.Variants = poolsVariants
+	k.BaselineVariant = Goroutine
+	k.Baseline = "a goroutine per task"
+	return &k
 }
 
 func init() {
-	q := func(quick bool, n int) int { return pick(quick, n, n/poolsQuickScale) }
-	register(poolsBenchmark(benchmark{
-		name: "light", order: 100, kind: kindForkEverywhere, // a task per item of no work
-		about:  "Zorro light test: empty tasks, so time is the cost of submitting and taking a task (contention)",
-		size:   func(quick bool) string { return fmt.Sprintf("%d tasks", q(quick, poolsLightN)) },
-		cutoff: "none: a task per item on every design",
-		setup: func(v string, p int, quick bool) (*job, error) {
+	q := func(quick Scale, n int) int { return pick(quick, n, n/poolsQuickScale) }
+	add(poolsBenchmark(Kernel{
+		Name: "light", Order: 100, Kind: ForkEverywhere, // a task per item of no work
+		About:  "Zorro light test: empty tasks, so time is the cost of submitting and taking a task (contention)",
+		Size:   func(quick Scale) string { return fmt.Sprintf("%d tasks", q(quick, poolsLightN)) },
+		Cutoff: "none: a task per item on every design",
+		Setup: func(v string, p int, quick Scale) (*Job, error) {
 			return setupFlat(v, p, &flatTest{name: "light", n: q(quick, poolsLightN)})
 		},
 	}))
-	register(poolsBenchmark(benchmark{
-		name: "computation", order: 110,
-		cutoff: "none: a task per item on every design",
-		about:  "Zorro computation test: equal independent tasks; every design should scale linearly",
-		size: func(quick bool) string {
+	add(poolsBenchmark(Kernel{
+		Name: "computation", Order: 110,
+		Cutoff: "none: a task per item on every design",
+		About:  "Zorro computation test: equal independent tasks; every design should scale linearly",
+		Size: func(quick Scale) string {
 			return fmt.Sprintf("%d tasks x %d steps", q(quick, poolsComputeN), poolsComputeWork)
 		},
-		setup: func(v string, p int, quick bool) (*job, error) {
+		Setup: func(v string, p int, quick Scale) (*Job, error) {
 			return setupFlat(v, p, &flatTest{name: "computation", n: q(quick, poolsComputeN), base: poolsComputeWork})
 		},
 	}))
-	register(poolsBenchmark(benchmark{
-		name: "imbalanced", order: 120, serialPerP: true,
-		cutoff: "none: a task per item on every design",
-		about:  "Zorro imbalanced test: every P-th task 10x heavier, so round-robin dealing gives one worker all heavy tasks",
-		size: func(quick bool) string {
+	add(poolsBenchmark(Kernel{
+		Name: "imbalanced", Order: 120, SerialPerP: true,
+		Cutoff: "none: a task per item on every design",
+		About:  "Zorro imbalanced test: every P-th task 10x heavier, so round-robin dealing gives one worker all heavy tasks",
+		Size: func(quick Scale) string {
 			return fmt.Sprintf("%d tasks x %d steps, every P-th %d", q(quick, poolsImbalN), poolsImbalLight, poolsImbalHeavy)
 		},
-		setup: func(v string, p int, quick bool) (*job, error) {
+		Setup: func(v string, p int, quick Scale) (*Job, error) {
 			return setupFlat(v, p, &flatTest{name: "imbalanced", n: q(quick, poolsImbalN),
 				base: poolsImbalLight, heavy: poolsImbalHeavy, heavyEvery: p})
 		},
 	}))
-	register(poolsBenchmark(benchmark{
-		name: "quicksort", order: 130,
-		cutoff: fmt.Sprintf("ranges of %d keys or fewer sorted serially, on every design", poolsSortCutoff),
-		about:  "Zorro recursion test (divide): quicksort whose tasks only spawn tasks",
-		size:   func(quick bool) string { return fmt.Sprintf("n=%d cutoff=%d", q(quick, poolsSortN), poolsSortCutoff) },
-		setup: func(v string, p int, quick bool) (*job, error) {
+	add(poolsBenchmark(Kernel{
+		Name: "quicksort", Order: 130,
+		Cutoff: fmt.Sprintf("ranges of %d keys or fewer sorted serially, on every design", poolsSortCutoff),
+		About:  "Zorro recursion test (divide): quicksort whose tasks only spawn tasks",
+		Size:   func(quick Scale) string { return fmt.Sprintf("n=%d cutoff=%d", q(quick, poolsSortN), poolsSortCutoff) },
+		Setup: func(v string, p int, quick Scale) (*Job, error) {
 			return setupPoolSort(v, p, q(quick, poolsSortN), false)
 		},
 	}))
-	register(poolsBenchmark(benchmark{
-		name: "mergesort", order: 140,
-		cutoff: fmt.Sprintf("ranges of %d keys or fewer sorted serially, on every design", poolsSortCutoff),
-		about:  "Zorro recursion test (divide+merge): mergesort whose parent merges after both children",
-		size:   func(quick bool) string { return fmt.Sprintf("n=%d cutoff=%d", q(quick, poolsSortN), poolsSortCutoff) },
-		setup: func(v string, p int, quick bool) (*job, error) {
+	add(poolsBenchmark(Kernel{
+		Name: "mergesort", Order: 140,
+		Cutoff: fmt.Sprintf("ranges of %d keys or fewer sorted serially, on every design", poolsSortCutoff),
+		About:  "Zorro recursion test (divide+merge): mergesort whose parent merges after both children",
+		Size:   func(quick Scale) string { return fmt.Sprintf("n=%d cutoff=%d", q(quick, poolsSortN), poolsSortCutoff) },
+		Setup: func(v string, p int, quick Scale) (*Job, error) {
 			return setupPoolSort(v, p, q(quick, poolsSortN), true)
 		},
 	}))
 }
 
-// spin is a task's CPU work: steps of a xorshift generator seeded by seed.
-func spin(steps int, seed uint64) uint64 {
+// Spin is a task's CPU work: steps of a xorshift generator seeded by
+// seed, a fixed cost (about 1.4 ns a step on the 2-core VM) that a
+// scheduler cannot skip.
+func Spin(steps int, seed uint64) uint64 {
 	x := seed*0x9E3779B97F4A7C15 | 1
 	for range steps {
 		x ^= x << 13
@@ -127,7 +130,7 @@ func (t *flatTest) steps(i int) int {
 func (t *flatTest) task(i int) {
 	t.hits[i].Add(1)
 	if s := t.steps(i); s > 0 {
-		t.out[i] = spin(s, uint64(i))
+		t.out[i] = Spin(s, uint64(i))
 	}
 }
 
@@ -149,8 +152,8 @@ func (t *flatTest) verify() error {
 	}
 	for k := range 16 {
 		i := k * (t.n - 1) / 15
-		if s := t.steps(i); s > 0 && t.out[i] != spin(s, uint64(i)) {
-			return fmt.Errorf("%s: task %d computed %#x, want %#x", t.name, i, t.out[i], spin(s, uint64(i)))
+		if s := t.steps(i); s > 0 && t.out[i] != Spin(s, uint64(i)) {
+			return fmt.Errorf("%s: task %d computed %#x, want %#x", t.name, i, t.out[i], Spin(s, uint64(i)))
 		}
 	}
 	return nil
@@ -174,43 +177,43 @@ func flatGofork(w *core.Worker, s flatSpan) struct{} {
 	return struct{}{}
 }
 
-func setupFlat(variant string, p int, t *flatTest) (*job, error) {
+func setupFlat(variant string, p int, t *flatTest) (*Job, error) {
 	t.hits = make([]atomic.Int32, t.n)
 	t.out = make([]uint64, t.n)
-	j := &job{
-		reset: func() {
+	j := &Job{
+		Reset: func() {
 			for i := range t.hits {
 				t.hits[i].Store(0)
 			}
 			clear(t.out)
 		},
-		verify: t.verify,
+		Verify: t.verify,
 	}
 	switch variant {
-	case variantSerial:
-		j.run = func() {
+	case Serial:
+		j.Run = func() {
 			for i := range t.n {
 				t.task(i)
 			}
 		}
-	case variantGofork:
+	case Gofork:
 		pool := core.New(core.WithWorkers(p))
-		j.run = func() {
+		j.Run = func() {
 			pool.Run(func(w *core.Worker) { flatGofork(w, flatSpan{t, 0, t.n}) })
 		}
-		j.close = pool.Close
+		j.Close = pool.Close
 	default:
-		pool := newTaskPool(variant, p)
+		pool := baseline.NewTaskPool(variant, p)
 		if pool == nil {
 			return nil, fmt.Errorf("%s: no variant %q", t.name, variant)
 		}
-		j.run = func() {
+		j.Run = func() {
 			for i := range t.n {
 				pool.Submit(func() { t.task(i) })
 			}
 			pool.Wait()
 		}
-		j.close = pool.Close
+		j.Close = pool.Close
 	}
 	return j, nil
 }

@@ -1,4 +1,4 @@
-package main
+package baseline
 
 import (
 	"fmt"
@@ -9,10 +9,10 @@ import (
 // TestPoolsRunEveryTaskOnce submits tasks that submit more tasks and checks
 // each ran exactly once and Wait returned only after all of them.
 func TestPoolsRunEveryTaskOnce(t *testing.T) {
-	for _, v := range []string{variantGlobal, variantLocal, variantGoroutine} {
+	for _, v := range []string{GlobalQueue, LocalQueues, Goroutines} {
 		for _, workers := range []int{1, 2, 3} {
 			t.Run(fmt.Sprintf("%s/workers=%d", v, workers), func(t *testing.T) {
-				pool := newTaskPool(v, workers)
+				pool := NewTaskPool(v, workers)
 				defer pool.Close()
 				const n = 2000
 				hits := make([]atomic.Int32, 2*n)
@@ -34,29 +34,6 @@ func TestPoolsRunEveryTaskOnce(t *testing.T) {
 					}
 				}
 			})
-		}
-	}
-}
-
-// TestPoolSortsAllDesigns runs both recursive tests on every design at a size
-// with a few levels of recursion.
-func TestPoolSortsAllDesigns(t *testing.T) {
-	for _, merge := range []bool{false, true} {
-		for _, v := range poolsVariants {
-			j, err := setupPoolSort(v, 2, 5*poolsSortCutoff+17, merge)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for range 2 {
-				j.reset()
-				j.run()
-				if err := j.verify(); err != nil {
-					t.Errorf("merge=%v %s: %v", merge, v, err)
-				}
-			}
-			if j.close != nil {
-				j.close()
-			}
 		}
 	}
 }

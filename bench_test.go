@@ -12,14 +12,11 @@ package gofork_test
 
 import (
 	"cmp"
-	"encoding/binary"
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"runtime"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 	"unsafe"
@@ -33,6 +30,7 @@ import (
 	"github.com/jfcg/sorty/v2"
 	"go.uber.org/goleak"
 
+	"github.com/gofork/gofork/harness/kernels"
 	"github.com/gofork/gofork/harness/pooltest"
 	"gonum.org/v1/gonum/mat"
 )
@@ -54,7 +52,7 @@ func benchPools(b *testing.B, prefix string, policies []core.Policy, fn func(b *
 				defer pool.Close()
 				// Warm up: the first fork at each depth allocates that
 				// depth's frame once; b.Loop then measures the steady state.
-				core.RunValue(pool, func(w *core.Worker) int { return warmChain(w, 64) })
+				core.Run(pool, func(w *core.Worker) int { return warmChain(w, 64) })
 				b.ReportAllocs()
 				fn(b, pool)
 			})
@@ -68,7 +66,7 @@ func warmChain(w *core.Worker, n int) int {
 	if n == 0 {
 		return 0
 	}
-	x, y := core.Join(w, warmChain, n-1, fib, 1)
+	x, y := core.Join(w, warmChain, n-1, kernels.Fib, 1)
 	return x + y
 }
 
@@ -83,50 +81,20 @@ var bothPolicies = []core.Policy{core.WorkFirst, core.HelpFirst}
 
 // --- fib: one Join per call, no cutoff (the fork-cost benchmark) ---
 
-func fib(w *core.Worker, n int) int {
-	if n < 2 {
-		return n
-	}
-	x, y := core.Join(w, fib, n-1, fib, n-2)
-	return x + y
-}
-
-func fibSerial(n int) int {
-	if n < 2 {
-		return n
-	}
-	return fibSerial(n-1) + fibSerial(n-2)
-}
-
-// fibGoroutines is what a Go programmer writes without gofork: a goroutine
-// and a WaitGroup per fork.
-func fibGoroutines(n int) int {
-	if n < 2 {
-		return n
-	}
-	var x int
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() { defer wg.Done(); x = fibGoroutines(n - 1) }()
-	y := fibGoroutines(n - 2)
-	wg.Wait()
-	return x + y
-}
-
 var sink int
 
 func BenchmarkFib(b *testing.B) {
-	for _, n := range []int{30, 35} {
-		want := fibSerial(n)
+	for _, n := range []int{kernels.FibN, kernels.FibNLarge} {
+		want := kernels.FibIter(n)
 		b.Run(fmt.Sprintf("n=%d/serial", n), func(b *testing.B) {
 			for b.Loop() {
-				sink = fibSerial(n)
+				sink = kernels.FibSerial(n)
 			}
 		})
 		benchPools(b, fmt.Sprintf("n=%d/", n), bothPolicies, func(b *testing.B, p *core.Pool) {
-			root := func(w *core.Worker) int { return fib(w, n) } // made once: Run itself allocates nothing
+			root := func(w *core.Worker) int { return kernels.Fib(w, n) } // made once: Run itself allocates nothing
 			for b.Loop() {
-				if core.RunValue(p, root) != want {
+				if core.Run(p, root) != want {
 					b.Fatal("wrong fib")
 				}
 			}
@@ -134,172 +102,50 @@ func BenchmarkFib(b *testing.B) {
 	}
 	// The goroutine-per-fork baseline is about 300x slower than serial: run
 	// it on fib(25) and compare it with the serial and gofork fib(25).
-	b.Run("n=25/serial", func(b *testing.B) {
+	const small = kernels.FibNQuick
+	b.Run(fmt.Sprintf("n=%d/serial", small), func(b *testing.B) {
 		for b.Loop() {
-			sink = fibSerial(25)
+			sink = kernels.FibSerial(small)
 		}
 	})
-	benchPools(b, "n=25/", []core.Policy{core.WorkFirst}, func(b *testing.B, p *core.Pool) {
-		root := func(w *core.Worker) int { return fib(w, 25) }
+	benchPools(b, fmt.Sprintf("n=%d/", small), []core.Policy{core.WorkFirst}, func(b *testing.B, p *core.Pool) {
+		root := func(w *core.Worker) int { return kernels.Fib(w, small) }
 		for b.Loop() {
-			sink = core.RunValue(p, root)
+			sink = core.Run(p, root)
 		}
 	})
-	b.Run("n=25/goroutines", func(b *testing.B) {
+	b.Run(fmt.Sprintf("n=%d/goroutines", small), func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			sink = fibGoroutines(25)
+			sink = kernels.FibGoroutines(small, 0)
 		}
 	})
 }
 
-// --- nqueens: libfork's version (copy the board, check the new queen against
-// all placed ones, fork every valid child), n = 12: 14200 solutions ---
-
-const nqN = 12
-
-type nqBoard [nqN]int8
-
-// nqValid returns the columns where a queen can go in row j of a, as a bit
-// mask (libfork's ok() check, O(j) per column).
-func nqValid(a *nqBoard, j int) uint32 {
-	var mask uint32
-	for col := int8(0); col < nqN; col++ {
-		ok := true
-		for i := 0; i < j; i++ {
-			p := a[i]
-			d := int8(j - i)
-			if p == col || p == col-d || p == col+d {
-				ok = false
-				break
-			}
-		}
-		if ok {
-			mask |= 1 << col
-		}
-	}
-	return mask
-}
-
-func nqSerial(a nqBoard, j int) int {
-	if j == nqN {
-		return 1
-	}
-	n := 0
-	for m := nqValid(&a, j); m != 0; m &= m - 1 {
-		b := a
-		b[j] = int8(lowBit(m))
-		n += nqSerial(b, j+1)
-	}
-	return n
-}
-
-func lowBit(m uint32) int {
-	n := 0
-	for m&1 == 0 {
-		m >>= 1
-		n++
-	}
-	return n
-}
-
-// nqArg is a board, the row to fill and the set of valid columns still to
-// try; forking splits the set in halves, so every fork carries real work.
-type nqArg struct {
-	a    nqBoard
-	j    int
-	cols uint32
-}
-
-func nqueens(w *core.Worker, arg nqArg) int {
-	if arg.j == nqN {
-		return 1
-	}
-	if arg.cols == 0 {
-		arg.cols = nqValid(&arg.a, arg.j)
-	}
-	return nqCols(w, arg)
-}
-
-func nqCols(w *core.Worker, arg nqArg) int {
-	m := arg.cols
-	if m == 0 {
-		return 0
-	}
-	if m&(m-1) == 0 { // one column: place the queen and go down a row
-		b := arg.a
-		b[arg.j] = int8(lowBit(m))
-		return nqueens(w, nqArg{a: b, j: arg.j + 1})
-	}
-	left, right := nqSplit(m)
-	x, y := core.Join(w, nqCols, nqArg{arg.a, arg.j, left}, nqCols, nqArg{arg.a, arg.j, right})
-	return x + y
-}
-
-// nqSplit splits a set of columns (bits) into two halves of its bits.
-func nqSplit(m uint32) (left, right uint32) {
-	right = m
-	for k := popcount(m) / 2; k > 0; k-- {
-		right &= right - 1
-	}
-	return m &^ right, right
-}
-
-// nqGrain is how many rows from the bottom nqueensGrain searches serially:
-// the last rows hold most nodes but little work each.
-const nqGrain = 4
-
-func nqueensGrain(w *core.Worker, arg nqArg) int {
-	if arg.j >= nqN-nqGrain {
-		return nqSerial(arg.a, arg.j)
-	}
-	if arg.cols == 0 {
-		arg.cols = nqValid(&arg.a, arg.j)
-	}
-	m := arg.cols
-	if m == 0 {
-		return 0
-	}
-	if m&(m-1) == 0 {
-		b := arg.a
-		b[arg.j] = int8(lowBit(m))
-		return nqueensGrain(w, nqArg{a: b, j: arg.j + 1})
-	}
-	left, right := nqSplit(m)
-	x, y := core.Join(w, nqueensGrain, nqArg{arg.a, arg.j, left}, nqueensGrain, nqArg{arg.a, arg.j, right})
-	return x + y
-}
-
-func popcount(m uint32) int {
-	n := 0
-	for ; m != 0; m &= m - 1 {
-		n++
-	}
-	return n
-}
+// --- nqueens: libfork's version, n = 12: 14200 solutions ---
 
 func BenchmarkNQueens(b *testing.B) {
-	const want = 14200
+	const want, nqN, nqGrain = kernels.NQWant, kernels.NQN, kernels.NQGrain
 	b.Run(fmt.Sprintf("n=%d/serial", nqN), func(b *testing.B) {
 		for b.Loop() {
-			if nqSerial(nqBoard{}, 0) != want {
+			if kernels.NQueensSerial(kernels.NQBoard{}, 0) != want {
 				b.Fatal("wrong nqueens")
 			}
 		}
 	})
 	benchPools(b, fmt.Sprintf("n=%d/", nqN), bothPolicies, func(b *testing.B, p *core.Pool) {
-		root := func(w *core.Worker) int { return nqueens(w, nqArg{}) }
+		root := func(w *core.Worker) int { return kernels.NQueens(w, kernels.NQArg{}) }
 		for b.Loop() {
-			if core.RunValue(p, root) != want {
+			if core.Run(p, root) != want {
 				b.Fatal("wrong nqueens")
 			}
 		}
 	})
 	// The last nqGrain rows searched serially: the speedup a user gets.
 	benchPools(b, fmt.Sprintf("n=%d/grain=%d/", nqN, nqGrain), []core.Policy{core.WorkFirst}, func(b *testing.B, p *core.Pool) {
-		root := func(w *core.Worker) int { return nqueensGrain(w, nqArg{}) }
+		root := func(w *core.Worker) int { return kernels.NQueensGrain(w, kernels.NQArg{}) }
 		for b.Loop() {
-			if core.RunValue(p, root) != want {
+			if core.Run(p, root) != want {
 				b.Fatal("wrong nqueens")
 			}
 		}
@@ -307,102 +153,34 @@ func BenchmarkNQueens(b *testing.B) {
 }
 
 // --- integrate: libfork's recursive adaptive quadrature of (x²+1)x over
-// [0, n], eps = 1e-9 (Table I uses n = 10^4; see intN) ---
-
-// intN is scaled down from libfork's 10^4 so that the serial run takes about
-// a second here (n = 8000 took 5.9 s: the node count grows about as n²); the
-// result is checked against the closed form n⁴/4 + n²/2.
-const (
-	intN   = 4000
-	intEps = 1e-9
-)
-
-func intFn(x float64) float64 { return (x*x + 1.0) * x }
-
-type intArg struct{ x1, y1, x2, y2, area float64 }
-
-// The quadrature step is written out in each of the three versions below
-// rather than shared: a helper returning both halves (twelve values) spills
-// through memory and made the serial baseline six times slower.
-
-func integrateSerial(a intArg) float64 {
-	half := (a.x2 - a.x1) / 2
-	x0 := a.x1 + half
-	y0 := intFn(x0)
-	l := (a.y1 + y0) / 2 * half
-	r := (y0 + a.y2) / 2 * half
-	if math.Abs(l+r-a.area) < intEps {
-		return l + r
-	}
-	return integrateSerial(intArg{a.x1, a.y1, x0, y0, l}) + integrateSerial(intArg{x0, y0, a.x2, a.y2, r})
-}
-
-func integrate(w *core.Worker, a intArg) float64 {
-	half := (a.x2 - a.x1) / 2
-	x0 := a.x1 + half
-	y0 := intFn(x0)
-	l := (a.y1 + y0) / 2 * half
-	r := (y0 + a.y2) / 2 * half
-	if math.Abs(l+r-a.area) < intEps {
-		return l + r
-	}
-	x, y := core.Join(w, integrate, intArg{a.x1, a.y1, x0, y0, l}, integrate, intArg{x0, y0, a.x2, a.y2, r})
-	return x + y
-}
-
-// intGrain is the interval width below which integrateGrain recurses
-// serially: 2^12 top-level intervals, plenty of parallel slack for 2..16
-// workers, and each task then does a few thousand nodes of work.
-const intGrain = intN / 4096.0
-
-// integrateGrain forks only while the interval is wider than intGrain: the
-// cutoff every practical fork-join program uses, so that the fork cost is
-// paid per few thousand nodes rather than per node.
-func integrateGrain(w *core.Worker, a intArg) float64 {
-	if a.x2-a.x1 <= intGrain {
-		return integrateSerial(a)
-	}
-	half := (a.x2 - a.x1) / 2
-	x0 := a.x1 + half
-	y0 := intFn(x0)
-	l := (a.y1 + y0) / 2 * half
-	r := (y0 + a.y2) / 2 * half
-	if math.Abs(l+r-a.area) < intEps {
-		return l + r
-	}
-	x, y := core.Join(w, integrateGrain, intArg{a.x1, a.y1, x0, y0, l}, integrateGrain, intArg{x0, y0, a.x2, a.y2, r})
-	return x + y
-}
-
-func intRoot() intArg {
-	return intArg{0, intFn(0), intN, intFn(intN), (intFn(0) + intFn(intN)) / 2 * intN}
-}
+// [0, n], eps = 1e-9 ---
 
 func intCheck(b *testing.B, got float64) {
-	want := math.Pow(intN, 4)/4 + intN*intN/2
-	if math.Abs(got-want) > 1e-6*want {
-		b.Fatalf("integral = %g, want %g", got, want)
+	if err := kernels.IntegrateCheck(kernels.IntN, got); err != nil {
+		b.Fatal(err)
 	}
 }
 
 func BenchmarkIntegrate(b *testing.B) {
+	const intN = kernels.IntN
+	whole, grain := kernels.IntegrateRoot(intN), kernels.IntegrateGrainRoot(intN)
 	b.Run(fmt.Sprintf("n=%d/serial", intN), func(b *testing.B) {
 		for b.Loop() {
-			intCheck(b, integrateSerial(intRoot()))
+			intCheck(b, kernels.IntegrateSerial(whole))
 		}
 	})
 	// A fork at every node: the runtime's overhead on tiny tasks.
 	benchPools(b, fmt.Sprintf("n=%d/", intN), []core.Policy{core.WorkFirst}, func(b *testing.B, p *core.Pool) {
-		root := func(w *core.Worker) float64 { return integrate(w, intRoot()) }
+		root := func(w *core.Worker) float64 { return kernels.Integrate(w, whole) }
 		for b.Loop() {
-			intCheck(b, core.RunValue(p, root))
+			intCheck(b, core.Run(p, root))
 		}
 	})
 	// Forks above depth 12 only: the speedup a user gets.
-	benchPools(b, fmt.Sprintf("n=%d/grain=4096/", intN), []core.Policy{core.WorkFirst}, func(b *testing.B, p *core.Pool) {
-		root := func(w *core.Worker) float64 { return integrateGrain(w, intRoot()) }
+	benchPools(b, fmt.Sprintf("n=%d/grain=%d/", intN, kernels.IntLeaves), []core.Policy{core.WorkFirst}, func(b *testing.B, p *core.Pool) {
+		root := func(w *core.Worker) float64 { return kernels.IntegrateGrain(w, grain) }
 		for b.Loop() {
-			intCheck(b, core.RunValue(p, root))
+			intCheck(b, core.Run(p, root))
 		}
 	})
 }
@@ -426,8 +204,12 @@ func BenchmarkScheduler(b *testing.B) {
 			name string
 			run  func(p *core.Pool)
 		}{
-			{"fib30", func(p *core.Pool) { sink = core.RunValue(p, func(w *core.Worker) int { return fib(w, 30) }) }},
-			{"nqueens12", func(p *core.Pool) { sink = core.RunValue(p, func(w *core.Worker) int { return nqueens(w, nqArg{}) }) }},
+			{"fib30", func(p *core.Pool) {
+				sink = core.Run(p, func(w *core.Worker) int { return kernels.Fib(w, kernels.FibN) })
+			}},
+			{"nqueens12", func(p *core.Pool) {
+				sink = core.Run(p, func(w *core.Worker) int { return kernels.NQueens(w, kernels.NQArg{}) })
+			}},
 			{"utsT1", func(p *core.Pool) { sink = int(uts.Search(uts.T1, par.WithPool(p)).Nodes) }},
 		} {
 			b.Run(bench.name+"/"+name+"/p=2", func(b *testing.B) {
@@ -452,9 +234,9 @@ func BenchmarkScheduler(b *testing.B) {
 					next = next.Add(100 * time.Microsecond)
 					time.Sleep(time.Until(next))
 					submit := time.Now()
-					lat = append(lat, core.RunValue(p, func(w *core.Worker) time.Duration {
+					lat = append(lat, core.Run(p, func(w *core.Worker) time.Duration {
 						d := time.Since(submit)
-						sink = fib(w, 12)
+						sink = kernels.Fib(w, 12)
 						return d
 					}))
 				}
@@ -507,29 +289,12 @@ func parClosePools(m map[int]*core.Pool) {
 // parGoroutines runs body over [0, n) in one goroutine per chunk, p chunks:
 // the hand-written baseline.
 func parGoroutines(n, p int, body func(lo, hi int)) {
-	var wg sync.WaitGroup
-	for k := range p {
-		lo, hi := k*n/p, (k+1)*n/p
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			body(lo, hi)
-		}()
-	}
-	wg.Wait()
+	kernels.GoChunks(n, p, func(_, lo, hi int) { body(lo, hi) })
 }
 
 // parSize names a size like n=1e7.
 func parSize(n int) string {
 	return "n=" + strings.Replace(fmt.Sprintf("%.0e", float64(n)), "e+0", "e", 1)
-}
-
-// parDaxpy is y[lo:hi] += a*x[lo:hi].
-func parDaxpy(a float64, x, y []float64, lo, hi int) {
-	x, y = x[lo:hi], y[lo:hi]
-	for i := range y {
-		y[i] += a * x[i]
-	}
 }
 
 // parEmpty is the empty loop body; called through a func value so it is not
@@ -551,24 +316,21 @@ func parReportLoop(b *testing.B, n, bytes int) {
 // overhead) for every partitioner, against a serial loop and one goroutine
 // per worker.
 func BenchmarkFor(b *testing.B) {
-	n := 10_000_000
+	n := kernels.ForN
 	if testing.Short() {
-		n = 1_000_000
+		n = kernels.ForNQuick
 	}
 	pools := parPools()
 	defer parClosePools(pools)
-	x, y := make([]float64, n), make([]float64, n)
-	for i := range x {
-		x[i], y[i] = float64(i), 1
-	}
+	x, y := kernels.ForInput(n)
 	size := parSize(n)
 	b.Run("daxpy/"+size+"/serial", func(b *testing.B) {
 		for b.Loop() {
-			parDaxpy(1.5, x, y, 0, n)
+			kernels.Daxpy(kernels.ForA, x, y, 0, n)
 		}
 		parReportLoop(b, n, 24)
 	})
-	daxpy := func(lo, hi int) { parDaxpy(1.5, x, y, lo, hi) }
+	daxpy := func(lo, hi int) { kernels.Daxpy(kernels.ForA, x, y, lo, hi) }
 	for _, p := range parWorkerCounts {
 		b.Run(fmt.Sprintf("daxpy/%s/p=%d/goroutines", size, p), func(b *testing.B) {
 			for b.Loop() {
@@ -635,16 +397,13 @@ func parAdd(a, b float64) float64 { return a + b }
 // Deterministic with a plain loop as the leaf against that loop run serially,
 // and reduce.Sum (four-lane leaves) against its serial kernel.
 func BenchmarkReduce(b *testing.B) {
-	n := 100_000_000
+	n := kernels.ReduceN
 	if testing.Short() {
-		n = 10_000_000
+		n = kernels.ReduceNQuick
 	}
 	pools := parPools()
 	defer parClosePools(pools)
-	x := make([]float64, n)
-	for i := range x {
-		x[i] = float64(i%1000) * 0.25
-	}
+	x, _ := kernels.ReduceInput(n)
 	sum := parSumBody(x)
 	size := parSize(n)
 	var sink float64
@@ -795,14 +554,6 @@ var linalgBenchShapes = []struct {
 	{"64x4096x64", 64, 4096, 64},
 }
 
-func linalgBenchDense(rng *rand.Rand, r, c int) *mat.Dense {
-	d := make([]float64, r*c)
-	for i := range d {
-		d[i] = rng.Float64()*2 - 1
-	}
-	return mat.NewDense(r, c, d)
-}
-
 func linalgReportGFLOPS(b *testing.B, m, k, n int) {
 	b.ReportMetric(2*float64(m)*float64(k)*float64(n)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
 }
@@ -826,7 +577,7 @@ func linalgReportGFLOPS(b *testing.B, m, k, n int) {
 func BenchmarkLinalgMul(b *testing.B) {
 	rng := rand.New(rand.NewPCG(1, 1))
 	for _, s := range linalgBenchShapes {
-		x, y := linalgBenchDense(rng, s.m, s.k), linalgBenchDense(rng, s.k, s.n)
+		x, y := kernels.RandomDense(rng, s.m, s.k), kernels.RandomDense(rng, s.k, s.n)
 		dst := mat.NewDense(s.m, s.n, nil)
 		b.Run(s.name+"/serial", func(b *testing.B) {
 			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
@@ -919,27 +670,9 @@ func utsBenchRun(b *testing.B, search func() uts.Result) {
 //
 //	GOMAXPROCS=2 flock /tmp/gofork-bench.lock go test -run '^$' -bench 'Sortpar' -benchtime 3x -count 5 .
 
-// sortparPatterns are the input shapes: a value for index i of n.
-var sortparPatterns = []struct {
-	name string
-	gen  func(rng *rand.Rand, i, n int) int64
-}{
-	{"random", func(rng *rand.Rand, _, _ int) int64 { return int64(rng.Uint64()) }},
-	{"sorted", func(_ *rand.Rand, i, _ int) int64 { return int64(i) }},
-	{"reversed", func(_ *rand.Rand, i, n int) int64 { return int64(n - i) }},
-	{"equal", func(_ *rand.Rand, _, _ int) int64 { return 42 }},
-	{"few16", func(rng *rand.Rand, _, _ int) int64 { return int64(rng.IntN(16)) }},
-	{"sawtooth", func(_ *rand.Rand, i, n int) int64 { return int64(i % (n/16 + 1)) }},
-	{"organpipe", func(_ *rand.Rand, i, n int) int64 { return int64(min(i, n-i)) }},
-}
-
-// sortparN returns the benchmark length: n, or n/100 under -short.
-func sortparN(n int) int {
-	if testing.Short() {
-		return n / 100
-	}
-	return n
-}
+// sortparN returns the benchmark length: n, or the Quick scale's under
+// -short.
+func sortparN(n int) int { return kernels.SortSize(kernels.ScaleOf(testing.Short()), n) }
 
 // sortparSizeName writes n as 1e7, 5e6 and the like.
 func sortparSizeName(n int) string {
@@ -952,16 +685,6 @@ func sortparSizeName(n int) string {
 		return fmt.Sprintf("n=%de%d", m, e)
 	}
 	return fmt.Sprintf("n=%d", n)
-}
-
-// sortparInput returns n values of pattern p mapped through conv.
-func sortparInput[E any](p, n int, conv func(rng *rand.Rand, v int64) E) []E {
-	rng := rand.New(rand.NewPCG(1, uint64(p)))
-	x := make([]E, n)
-	for i := range x {
-		x[i] = conv(rng, sortparPatterns[p].gen(rng, i, n))
-	}
-	return x
 }
 
 // sortparRun benchmarks sort on fresh copies of in, timing only the sort,
@@ -1009,10 +732,10 @@ func sortparBench[E any](b *testing.B, sizes []int, conv func(rng *rand.Rand, v 
 	workers := map[string]int{"p=1": 1, "p=2": 2}
 	for _, n := range sizes {
 		n = sortparN(n)
-		for p := range sortparPatterns {
-			in := sortparInput(p, n, conv)
+		for p := range kernels.SortPatterns {
+			in := kernels.SortInput(p, n, conv)
 			for _, c := range cases {
-				b.Run(fmt.Sprintf("%s/dist=%s/%s", sortparSizeName(n), sortparPatterns[p].name, c.name), func(b *testing.B) {
+				b.Run(fmt.Sprintf("%s/dist=%s/%s", sortparSizeName(n), kernels.SortPatterns[p].Name, c.name), func(b *testing.B) {
 					var pool *core.Pool
 					if w := workers[c.name]; w > 0 {
 						pool = core.New(core.WithWorkers(w))
@@ -1037,7 +760,7 @@ func sortparOrderedCases[E int64 | float64 | string]() []sortparCase[E] {
 }
 
 func BenchmarkSortparInt64(b *testing.B) {
-	sortparBench(b, []int{1_000_000, 10_000_000}, func(_ *rand.Rand, v int64) int64 { return v }, sortparOrderedCases[int64]())
+	sortparBench(b, []int{kernels.SortN / 10, kernels.SortN}, kernels.Int64s, sortparOrderedCases[int64]())
 }
 
 // BenchmarkSortparInt64Huge sorts 10^8 random int64 (800 MB; 10^6 under
@@ -1047,11 +770,7 @@ func BenchmarkSortparInt64(b *testing.B) {
 //	GOMAXPROCS=2 flock /tmp/gofork-bench.lock go test -run '^$' -bench 'SortparInt64Huge' -benchtime 1x -count 5 .
 func BenchmarkSortparInt64Huge(b *testing.B) {
 	n := sortparN(100_000_000)
-	rng := rand.New(rand.NewPCG(1, 0))
-	in := make([]int64, n)
-	for i := range in {
-		in[i] = int64(rng.Uint64())
-	}
+	in := kernels.SortInput(kernels.SortRandom, n, kernels.Int64s)
 	workers := map[string]int{"p=1": 1, "p=2": 2}
 	for _, c := range sortparOrderedCases[int64]() {
 		b.Run(fmt.Sprintf("%s/dist=random/%s", sortparSizeName(n), c.name), func(b *testing.B) {
@@ -1066,60 +785,12 @@ func BenchmarkSortparInt64Huge(b *testing.B) {
 }
 
 func BenchmarkSortparFloat64(b *testing.B) {
-	sortparBench(b, []int{10_000_000}, func(rng *rand.Rand, v int64) float64 { return float64(v) / 1024 }, sortparOrderedCases[float64]())
+	sortparBench(b, []int{kernels.SortN}, kernels.Float64s, sortparOrderedCases[float64]())
 }
 
-// BenchmarkSortparString sorts 16-byte strings: 16 random bytes for the
-// random pattern, otherwise the pattern value big-endian after a shared
-// 8-byte prefix (so the order follows the pattern).
+// BenchmarkSortparString sorts 16-byte strings (kernels.Strings).
 func BenchmarkSortparString(b *testing.B) {
-	sortparBench(b, []int{1_000_000, 5_000_000}, func(rng *rand.Rand, v int64) string {
-		var s [16]byte
-		if v > 1<<32 || v < 0 { // the random pattern
-			binary.LittleEndian.PutUint64(s[:8], rng.Uint64())
-			binary.LittleEndian.PutUint64(s[8:], rng.Uint64())
-		} else {
-			copy(s[:8], "sortpar!")
-			binary.BigEndian.PutUint64(s[8:], uint64(v))
-		}
-		return string(s[:])
-	}, sortparOrderedCases[string]())
-}
-
-// sortparRecord is the 16-byte struct of the stable sort benchmarks:
-// sorted by key.
-type sortparRecord struct {
-	key, payload int64
-}
-
-func sortparRecordCmp(a, b sortparRecord) int { return cmp.Compare(a.key, b.key) }
-
-func sortparRecords(_ *rand.Rand, v int64) sortparRecord { return sortparRecord{v, v ^ 0x5bd1e995} }
-
-// sortparWide is the 32-byte struct of the SortFunc benchmarks: sorted by
-// an int64 key.
-type sortparWide struct {
-	key, a, b, c int64
-}
-
-func sortparWideCmp(a, b sortparWide) int { return cmp.Compare(a.key, b.key) }
-
-func sortparWides(_ *rand.Rand, v int64) sortparWide {
-	return sortparWide{v, v ^ 0x5bd1e995, v >> 3, v << 5}
-}
-
-// sortyFunc sorts x by cmp with sorty, through the same comparison
-// function the other contenders call.
-func sortyFunc[E any](x []E, cmp func(a, b E) int) {
-	sorty.Sort(len(x), func(i, k, r, s int) bool {
-		if cmp(x[i], x[k]) < 0 {
-			if r != s {
-				x[r], x[s] = x[s], x[r]
-			}
-			return true
-		}
-		return false
-	})
+	sortparBench(b, []int{kernels.SortStringN, 5 * kernels.SortStringN}, kernels.Strings, sortparOrderedCases[string]())
 }
 
 // sortparFuncCases: slices.SortFunc against sortpar.SortFunc at p=1, p=2
@@ -1129,12 +800,12 @@ func sortparFuncCases[E any](cmp func(a, b E) int) []sortparCase[E] {
 		{"serial", func(x []E, _ *core.Pool) { slices.SortFunc(x, cmp) }},
 		{"p=1", func(x []E, p *core.Pool) { sortpar.SortFunc(x, cmp, par.WithPool(p)) }},
 		{"p=2", func(x []E, p *core.Pool) { sortpar.SortFunc(x, cmp, par.WithPool(p)) }},
-		{"sorty", func(x []E, _ *core.Pool) { sortyFunc(x, cmp) }},
+		{"sorty", func(x []E, _ *core.Pool) { kernels.SortyFunc(x, cmp) }},
 	}
 }
 
 func BenchmarkSortparStructFunc(b *testing.B) {
-	sortparBench(b, []int{10_000_000}, sortparWides, sortparFuncCases(sortparWideCmp))
+	sortparBench(b, []int{kernels.SortN}, kernels.Wides, sortparFuncCases(kernels.WideCmp))
 }
 
 // BenchmarkSortparAdversary sorts the input McIlroy's adversary builds
@@ -1142,7 +813,7 @@ func BenchmarkSortparStructFunc(b *testing.B) {
 // settled on while the serial pdqsort ran, as a fixed permutation.
 func BenchmarkSortparAdversary(b *testing.B) {
 	n := sortparN(1_000_000)
-	in := sortparKiller(n)
+	in := kernels.SortKiller(n)
 	intCmp := func(a, b int) int { return cmp.Compare(a, b) }
 	for _, c := range sortparFuncCases(intCmp) {
 		b.Run(fmt.Sprintf("%s/dist=adversary/%s", sortparSizeName(n), c.name), func(b *testing.B) {
@@ -1156,53 +827,14 @@ func BenchmarkSortparAdversary(b *testing.B) {
 	}
 }
 
-// sortparKiller runs McIlroy's adversary ("A Killer Adversary for
-// Quicksort", 1999) against slices.SortFunc on n items and returns, for
-// each position of the input, the value the adversary gave the item there.
-func sortparKiller(n int) []int {
-	val := make([]int, n)
-	gas := n
-	for i := range val {
-		val[i] = gas
-	}
-	nsolid, candidate := 0, 0
-	ids := make([]int, n)
-	for i := range ids {
-		ids[i] = i
-	}
-	slices.SortFunc(ids, func(x, y int) int {
-		if val[x] == gas && val[y] == gas {
-			if x == candidate {
-				val[x] = nsolid
-			} else {
-				val[y] = nsolid
-			}
-			nsolid++
-		}
-		if val[x] == gas {
-			candidate = x
-		} else if val[y] == gas {
-			candidate = y
-		}
-		return cmp.Compare(val[x], val[y])
-	})
-	for i := range val {
-		if val[i] == gas {
-			val[i] = nsolid
-			nsolid++
-		}
-	}
-	return val
-}
-
 func BenchmarkSortparStructStableFunc(b *testing.B) {
-	sortparBench(b, []int{10_000_000}, sortparRecords, []sortparCase[sortparRecord]{
-		{"serial", func(x []sortparRecord, _ *core.Pool) { slices.SortStableFunc(x, sortparRecordCmp) }},
-		{"p=1", func(x []sortparRecord, p *core.Pool) {
-			sortpar.SortStableFunc(x, sortparRecordCmp, par.WithPool(p))
+	sortparBench(b, []int{kernels.SortN}, kernels.Records, []sortparCase[kernels.Record]{
+		{"serial", func(x []kernels.Record, _ *core.Pool) { slices.SortStableFunc(x, kernels.RecordCmp) }},
+		{"p=1", func(x []kernels.Record, p *core.Pool) {
+			sortpar.SortStableFunc(x, kernels.RecordCmp, par.WithPool(p))
 		}},
-		{"p=2", func(x []sortparRecord, p *core.Pool) {
-			sortpar.SortStableFunc(x, sortparRecordCmp, par.WithPool(p))
+		{"p=2", func(x []kernels.Record, p *core.Pool) {
+			sortpar.SortStableFunc(x, kernels.RecordCmp, par.WithPool(p))
 		}},
 	})
 }

@@ -20,25 +20,21 @@ package gofork_test
 
 import (
 	"fmt"
-	"math/rand/v2"
 	"slices"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/gofork/gofork/core"
+	"github.com/gofork/gofork/harness/kernels"
 	"github.com/gofork/gofork/par"
 	"github.com/gofork/gofork/reduce"
 	"github.com/gofork/gofork/sortpar"
 )
 
-// primN returns the benchmark length: n, or n/100 under -short.
-func primN(n int) int {
-	if testing.Short() {
-		return n / 100
-	}
-	return n
-}
+// primN returns the benchmark length: n, or the Quick scale's under
+// -short.
+func primN(n int) int { return kernels.PrimSize(kernels.ScaleOf(testing.Short()), n) }
 
 // primCase is one contender: the serial twin (p == 0) or gofork on a pool
 // of p workers. run does one operation; reset, if set, restores the input
@@ -140,49 +136,14 @@ func primSize(n int) string { return parSize(n) }
 
 // --- Scan and ScanInclusive: int64 into a preallocated dst ---
 
-func scanSerial(dst, src []int64) int64 {
-	var s int64
-	for i, v := range src {
-		dst[i] = s
-		s += v
-	}
-	return s
-}
-
-// scanSerialOp is the same loop calling op through a func value, as any
-// generic scan must: the cost of the call, without parallelism.
-//
-//go:noinline
-func scanSerialOp[E any](dst, src []E, acc E, op func(E, E) E) E {
-	for i, v := range src {
-		dst[i] = acc
-		acc = op(acc, v)
-	}
-	return acc
-}
-
-func primAdd(a, b int64) int64 { return a + b }
-
-// primScanInput returns the scans' input, n random int64 in [0, 1000), a
-// dst as long, and their sum.
-func primScanInput(n int) (src, dst []int64, sum int64) {
-	src, dst = make([]int64, n), make([]int64, n)
-	rng := rand.New(rand.NewPCG(1, 1))
-	for i := range src {
-		src[i] = rng.Int64N(1000)
-		sum += src[i]
-	}
-	return src, dst, sum
-}
-
 func BenchmarkPrimScan(b *testing.B) {
-	n := primN(100_000_000)
-	src, dst, want := primScanInput(n)
+	n := primN(kernels.PrimScanN)
+	src, dst, want := kernels.ScanInput(n)
 	var total int64
-	scan := func(pool *core.Pool) { total = reduce.Scan(dst, src, 0, primAdd, par.WithPool(pool)) }
+	scan := func(pool *core.Pool) { total = reduce.Scan(dst, src, 0, kernels.Add, par.WithPool(pool)) }
 	primBench(b, primSize(n), []primCase{
-		{name: "serial", run: func(*core.Pool) { total = scanSerial(dst, src) }},
-		{name: "serial-op", run: func(*core.Pool) { total = scanSerialOp(dst, src, 0, primAdd) }},
+		{name: "serial", run: func(*core.Pool) { total = kernels.ScanSerial(dst, src) }},
+		{name: "serial-op", run: func(*core.Pool) { total = kernels.ScanSerialOp(dst, src, 0, kernels.Add) }},
 		{name: "p=1", p: 1, run: scan},
 		{name: "p=2", p: 2, run: scan},
 	}, func() error {
@@ -193,20 +154,12 @@ func BenchmarkPrimScan(b *testing.B) {
 	})
 }
 
-func scanInclusiveSerial(dst, src []int64) {
-	var s int64
-	for i, v := range src {
-		s += v
-		dst[i] = s
-	}
-}
-
 func BenchmarkPrimScanInclusive(b *testing.B) {
-	n := primN(100_000_000)
-	src, dst, want := primScanInput(n)
-	scan := func(pool *core.Pool) { reduce.ScanInclusive(dst, src, primAdd, par.WithPool(pool)) }
+	n := primN(kernels.PrimScanN)
+	src, dst, want := kernels.ScanInput(n)
+	scan := func(pool *core.Pool) { reduce.ScanInclusive(dst, src, kernels.Add, par.WithPool(pool)) }
 	primBench(b, primSize(n), []primCase{
-		{name: "serial", run: func(*core.Pool) { scanInclusiveSerial(dst, src) }},
+		{name: "serial", run: func(*core.Pool) { kernels.ScanInclusiveSerial(dst, src) }},
 		{name: "p=1", p: 1, run: scan},
 		{name: "p=2", p: 2, run: scan},
 	}, func() error {
@@ -219,64 +172,15 @@ func BenchmarkPrimScanInclusive(b *testing.B) {
 
 // --- Filter: keep the multiples of 3 among 10M random uint64 ---
 
-func primThird(v uint64) bool { return v%3 == 0 }
-
-// filterAppend is the append loop with the test written in it.
-func filterAppend(s []uint64) []uint64 {
-	var out []uint64
-	for _, v := range s {
-		if v%3 == 0 {
-			out = append(out, v)
-		}
-	}
-	return out
-}
-
-// filterAppendFunc is the append loop calling keep through a func value,
-// as a generic serial Filter would.
-//
-//go:noinline
-func filterAppendFunc[E any](s []E, keep func(E) bool) []E {
-	var out []E
-	for _, v := range s {
-		if keep(v) {
-			out = append(out, v)
-		}
-	}
-	return out
-}
-
-// primRandom returns n random uint64 and how many are multiples of 3.
-func primRandom(n int, seed uint64) (x []uint64, thirds int) {
-	x = make([]uint64, n)
-	rng := rand.New(rand.NewPCG(seed, seed))
-	for i := range x {
-		x[i] = rng.Uint64()
-		if x[i]%3 == 0 {
-			thirds++
-		}
-	}
-	return x, thirds
-}
-
 func BenchmarkPrimFilter(b *testing.B) {
-	n := primN(10_000_000)
-	x, want := primRandom(n, 2)
+	n := primN(kernels.PrimN)
+	x, want := kernels.Random(n, 2)
 	var out []uint64
-	filter := func(pool *core.Pool) { out = par.Filter(x, primThird, par.WithPool(pool)) }
-	blocks := func(pool *core.Pool) {
-		out = par.FilterBlocks(len(x), func(lo, hi int, dst []uint64) []uint64 {
-			for _, v := range x[lo:hi] {
-				if v%3 == 0 {
-					dst = append(dst, v)
-				}
-			}
-			return dst
-		}, par.WithPool(pool))
-	}
+	filter := func(pool *core.Pool) { out = par.Filter(x, kernels.Third, par.WithPool(pool)) }
+	blocks := func(pool *core.Pool) { out = kernels.FilterBlocksThirds(x, par.WithPool(pool)) }
 	primBench(b, primSize(n), []primCase{
-		{name: "serial", run: func(*core.Pool) { out = filterAppend(x) }},
-		{name: "serial-func", run: func(*core.Pool) { out = filterAppendFunc(x, primThird) }},
+		{name: "serial", run: func(*core.Pool) { out = kernels.FilterAppend(x) }},
+		{name: "serial-func", run: func(*core.Pool) { out = kernels.FilterAppendFunc(x, kernels.Third) }},
 		{name: "p=1", p: 1, run: filter},
 		{name: "p=2", p: 2, run: filter},
 		{name: "blocks-p=1", p: 1, run: blocks},
@@ -292,15 +196,15 @@ func BenchmarkPrimFilter(b *testing.B) {
 // --- DeleteFunc: delete the multiples of 3, in place ---
 
 func BenchmarkPrimDeleteFunc(b *testing.B) {
-	n := primN(10_000_000)
-	in, thirds := primRandom(n, 3)
+	n := primN(kernels.PrimN)
+	in, thirds := kernels.Random(n, 3)
 	want := n - thirds
 	x := make([]uint64, n)
 	reset := func() { copy(x, in) }
 	var got int
-	del := func(pool *core.Pool) { got = len(par.DeleteFunc(x, primThird, par.WithPool(pool))) }
+	del := func(pool *core.Pool) { got = len(par.DeleteFunc(x, kernels.Third, par.WithPool(pool))) }
 	primBench(b, primSize(n), []primCase{
-		{name: "serial", reset: reset, run: func(*core.Pool) { got = len(slices.DeleteFunc(x, primThird)) }},
+		{name: "serial", reset: reset, run: func(*core.Pool) { got = len(slices.DeleteFunc(x, kernels.Third)) }},
 		{name: "p=1", p: 1, reset: reset, run: del},
 		{name: "p=2", p: 2, reset: reset, run: del},
 	}, func() error {
@@ -313,35 +217,16 @@ func BenchmarkPrimDeleteFunc(b *testing.B) {
 
 // --- Histogram: 10M random uint64 into 2^16 buckets by their top 16 bits ---
 
-func primTop16(v uint64) int { return int(v >> 48) }
-
-func histSerial(s []uint64, buckets int) []int {
-	h := make([]int, buckets)
-	for _, v := range s {
-		h[v>>48]++
-	}
-	return h
-}
-
-//go:noinline
-func histSerialFunc[E any](s []E, buckets int, bucket func(E) int) []int {
-	h := make([]int, buckets)
-	for _, v := range s {
-		h[bucket(v)]++
-	}
-	return h
-}
-
 func BenchmarkPrimHistogram(b *testing.B) {
-	n := primN(10_000_000)
-	const buckets = 1 << 16
-	x, _ := primRandom(n, 4)
-	want := histSerial(x, buckets)
+	n := primN(kernels.PrimN)
+	const buckets = kernels.Buckets
+	x, _ := kernels.Random(n, 4)
+	want := kernels.HistSerial(x, buckets)
 	var h []int
-	hist := func(pool *core.Pool) { h = reduce.Histogram(x, buckets, primTop16, par.WithPool(pool)) }
+	hist := func(pool *core.Pool) { h = reduce.Histogram(x, buckets, kernels.Top16, par.WithPool(pool)) }
 	primBench(b, primSize(n), []primCase{
-		{name: "serial", run: func(*core.Pool) { h = histSerial(x, buckets) }},
-		{name: "serial-func", run: func(*core.Pool) { h = histSerialFunc(x, buckets, primTop16) }},
+		{name: "serial", run: func(*core.Pool) { h = kernels.HistSerial(x, buckets) }},
+		{name: "serial-func", run: func(*core.Pool) { h = kernels.HistSerialFunc(x, buckets, kernels.Top16) }},
 		{name: "p=1", p: 1, run: hist},
 		{name: "p=2", p: 2, run: hist},
 	}, func() error {
@@ -354,21 +239,15 @@ func BenchmarkPrimHistogram(b *testing.B) {
 
 // --- SortStableByKey: 10M 16-byte records by a random int64 key ---
 
-func primRecordKey(r sortparRecord) int64 { return r.key }
-
 func BenchmarkPrimSortStableByKey(b *testing.B) {
-	n := primN(10_000_000)
-	in := make([]sortparRecord, n)
-	rng := rand.New(rand.NewPCG(5, 5))
-	for i := range in {
-		in[i] = sortparRecord{key: int64(rng.Uint64()), payload: int64(i)}
-	}
-	x := make([]sortparRecord, n)
+	n := primN(kernels.PrimN)
+	in := kernels.StableInput(n)
+	x := make([]kernels.Record, n)
 	reset := func() { copy(x, in) }
-	bykey := func(pool *core.Pool) { sortpar.SortStableByKey(x, primRecordKey, par.WithPool(pool)) }
-	stable := func(pool *core.Pool) { sortpar.SortStableFunc(x, sortparRecordCmp, par.WithPool(pool)) }
+	bykey := func(pool *core.Pool) { sortpar.SortStableByKey(x, kernels.RecordKey, par.WithPool(pool)) }
+	stable := func(pool *core.Pool) { sortpar.SortStableFunc(x, kernels.RecordCmp, par.WithPool(pool)) }
 	cases := []primCase{
-		{name: "serial", reset: reset, run: func(*core.Pool) { slices.SortStableFunc(x, sortparRecordCmp) }},
+		{name: "serial", reset: reset, run: func(*core.Pool) { slices.SortStableFunc(x, kernels.RecordCmp) }},
 		{name: "sortstablefunc-p=1", p: 1, reset: reset, run: stable},
 		{name: "sortstablefunc-p=2", p: 2, reset: reset, run: stable},
 		{name: "p=1", p: 1, reset: reset, run: bykey},
@@ -379,11 +258,11 @@ func BenchmarkPrimSortStableByKey(b *testing.B) {
 	// on one worker; the ratios against slices come from the medians.
 	cases[0].slow = !testing.Short()
 	primBench(b, primSize(n), cases, func() error {
-		if !slices.IsSortedFunc(x, sortparRecordCmp) {
+		if !slices.IsSortedFunc(x, kernels.RecordCmp) {
 			return fmt.Errorf("not sorted")
 		}
 		for i := 1; i < n; i++ {
-			if x[i].key == x[i-1].key && x[i].payload < x[i-1].payload {
+			if x[i].Key == x[i-1].Key && x[i].Payload < x[i-1].Payload {
 				return fmt.Errorf("not stable at %d", i)
 			}
 		}
@@ -394,7 +273,7 @@ func BenchmarkPrimSortStableByKey(b *testing.B) {
 // --- Shuffle: 10M int64 ---
 
 func BenchmarkPrimShuffle(b *testing.B) {
-	n := primN(10_000_000)
+	n := primN(kernels.PrimN)
 	x := make([]int64, n)
 	for i := range x {
 		x[i] = int64(i)
@@ -402,11 +281,7 @@ func BenchmarkPrimShuffle(b *testing.B) {
 	seed := uint64(0)
 	shuffle := func(pool *core.Pool) { seed++; par.Shuffle(x, seed, par.WithPool(pool)) }
 	primBench(b, primSize(n), []primCase{
-		{name: "serial", run: func(*core.Pool) {
-			seed++
-			r := rand.New(rand.NewPCG(seed, 0))
-			r.Shuffle(len(x), func(i, j int) { x[i], x[j] = x[j], x[i] })
-		}},
+		{name: "serial", run: func(*core.Pool) { seed++; kernels.ShuffleSerial(x, seed) }},
 		{name: "p=1", p: 1, run: shuffle},
 		{name: "p=2", p: 2, run: shuffle},
 	}, func() error {
@@ -419,60 +294,12 @@ func BenchmarkPrimShuffle(b *testing.B) {
 
 // --- Merge and MergeFunc: two sorted runs of 5M random int64 ---
 
-// mergeTwoFinger is the serial two-finger merge.
-func mergeTwoFinger(dst, a, b []int64) {
-	i, j, k := 0, 0, 0
-	for i < len(a) && j < len(b) {
-		if b[j] < a[i] {
-			dst[k] = b[j]
-			j++
-		} else {
-			dst[k] = a[i]
-			i++
-		}
-		k++
-	}
-	k += copy(dst[k:], a[i:])
-	copy(dst[k:], b[j:])
-}
-
-//go:noinline
-func mergeTwoFingerFunc[E any](dst, a, b []E, cmp func(x, y E) int) {
-	i, j, k := 0, 0, 0
-	for i < len(a) && j < len(b) {
-		if cmp(b[j], a[i]) < 0 {
-			dst[k] = b[j]
-			j++
-		} else {
-			dst[k] = a[i]
-			i++
-		}
-		k++
-	}
-	k += copy(dst[k:], a[i:])
-	copy(dst[k:], b[j:])
-}
-
-func primMergeInput(n int) (a, b, dst []int64) {
-	rng := rand.New(rand.NewPCG(6, 6))
-	a, b = make([]int64, n/2), make([]int64, n-n/2)
-	for i := range a {
-		a[i] = rng.Int64()
-	}
-	for i := range b {
-		b[i] = rng.Int64()
-	}
-	slices.Sort(a)
-	slices.Sort(b)
-	return a, b, make([]int64, n)
-}
-
 func BenchmarkPrimMerge(b *testing.B) {
-	n := primN(10_000_000)
-	x, y, dst := primMergeInput(n)
+	n := primN(kernels.PrimN)
+	x, y, dst := kernels.MergeInput(n)
 	merge := func(pool *core.Pool) { sortpar.Merge(dst, x, y, par.WithPool(pool)) }
 	primBench(b, "n=2x"+primSize(n / 2)[2:], []primCase{
-		{name: "serial", run: func(*core.Pool) { mergeTwoFinger(dst, x, y) }},
+		{name: "serial", run: func(*core.Pool) { kernels.MergeTwoFinger(dst, x, y) }},
 		{name: "p=1", p: 1, run: merge},
 		{name: "p=2", p: 2, run: merge},
 	}, func() error {
@@ -484,12 +311,12 @@ func BenchmarkPrimMerge(b *testing.B) {
 }
 
 func BenchmarkPrimMergeFunc(b *testing.B) {
-	n := primN(10_000_000)
-	x, y, dst := primMergeInput(n)
-	cmp := func(p, q int64) int { return cmpInt64(p, q) }
+	n := primN(kernels.PrimN)
+	x, y, dst := kernels.MergeInput(n)
+	cmp := func(p, q int64) int { return kernels.CmpInt64(p, q) }
 	merge := func(pool *core.Pool) { sortpar.MergeFunc(dst, x, y, cmp, par.WithPool(pool)) }
 	primBench(b, "n=2x"+primSize(n / 2)[2:], []primCase{
-		{name: "serial", run: func(*core.Pool) { mergeTwoFingerFunc(dst, x, y, cmp) }},
+		{name: "serial", run: func(*core.Pool) { kernels.MergeTwoFingerFunc(dst, x, y, cmp) }},
 		{name: "p=1", p: 1, run: merge},
 		{name: "p=2", p: 2, run: merge},
 	}, func() error {
@@ -500,26 +327,11 @@ func BenchmarkPrimMergeFunc(b *testing.B) {
 	})
 }
 
-func cmpInt64(a, b int64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
-}
-
 // --- Compact and CompactFunc: 10M sorted int64 with about 1M distinct ---
 
 func BenchmarkPrimCompact(b *testing.B) {
-	n := primN(10_000_000)
-	in := make([]int64, n)
-	rng := rand.New(rand.NewPCG(7, 7))
-	for i := range in {
-		in[i] = rng.Int64N(int64(n / 10))
-	}
-	slices.Sort(in)
+	n := primN(kernels.PrimN)
+	in := kernels.CompactInput(n)
 	want := len(slices.Compact(slices.Clone(in)))
 	x := make([]int64, n)
 	reset := func() { copy(x, in) }
@@ -559,11 +371,9 @@ func BenchmarkPrimIndexFunc(b *testing.B) {
 // primSearch runs the contenders cases makes for 10M int64 zeros with a
 // one at the end, then at 500, each storing the index it found in *got.
 func primSearch(b *testing.B, cases func(x []int64, got *int) []primCase) {
-	n := primN(10_000_000)
-	x := make([]int64, n)
-	for _, at := range []int{n - 1, 500} {
-		clear(x)
-		x[at] = 1
+	n := primN(kernels.PrimN)
+	for _, at := range []int{n - 1, kernels.PrimAt} {
+		x := kernels.SearchInput(n, at)
 		var got int
 		primBench(b, fmt.Sprintf("%s/at=%d", primSize(n), at), cases(x, &got), func() error {
 			if got != at {
@@ -576,40 +386,14 @@ func primSearch(b *testing.B, cases func(x []int64, got *int) []primCase) {
 
 // --- PrefixSum and ScanBlocks: int64 into a preallocated dst ---
 
-// scanBlocksSum is the running sum as ScanBlocks' doc writes it: the
-// serial loops over a block, the fold in two accumulators.
-func scanBlocksSum(dst, src []int64, opts ...par.Option) int64 {
-	return reduce.ScanBlocks(len(src), 0, primAdd,
-		func(lo, hi int) int64 {
-			var s0, s1 int64
-			s := src[lo:hi]
-			for ; len(s) >= 2; s = s[2:] {
-				s0 += s[0]
-				s1 += s[1]
-			}
-			for _, v := range s {
-				s0 += v
-			}
-			return s0 + s1
-		},
-		func(lo, hi int, acc int64) int64 {
-			d, s := dst[lo:hi], src[lo:hi]
-			for i, v := range s {
-				d[i] = acc
-				acc += v
-			}
-			return acc
-		}, opts...)
-}
-
 func BenchmarkPrimPrefixSum(b *testing.B) {
-	for _, n := range []int{primN(100_000_000), primN(1_000_000)} {
-		src, dst, want := primScanInput(n)
+	for _, n := range []int{primN(kernels.PrimScanN), primN(kernels.PrimCacheN)} {
+		src, dst, want := kernels.ScanInput(n)
 		var total int64
 		prefix := func(pool *core.Pool) { total = reduce.PrefixSum(dst, src, par.WithPool(pool)) }
-		blocks := func(pool *core.Pool) { total = scanBlocksSum(dst, src, par.WithPool(pool)) }
+		blocks := func(pool *core.Pool) { total = kernels.ScanBlocksSum(dst, src, par.WithPool(pool)) }
 		primBench(b, primSize(n), []primCase{
-			{name: "serial", run: func(*core.Pool) { total = scanSerial(dst, src) }},
+			{name: "serial", run: func(*core.Pool) { total = kernels.ScanSerial(dst, src) }},
 			{name: "p=1", p: 1, run: prefix},
 			{name: "p=2", p: 2, run: prefix},
 			{name: "blocks-p=1", p: 1, run: blocks},
@@ -624,11 +408,11 @@ func BenchmarkPrimPrefixSum(b *testing.B) {
 }
 
 func BenchmarkPrimPrefixSumInclusive(b *testing.B) {
-	n := primN(100_000_000)
-	src, dst, want := primScanInput(n)
+	n := primN(kernels.PrimScanN)
+	src, dst, want := kernels.ScanInput(n)
 	prefix := func(pool *core.Pool) { reduce.PrefixSumInclusive(dst, src, par.WithPool(pool)) }
 	primBench(b, primSize(n), []primCase{
-		{name: "serial", run: func(*core.Pool) { scanInclusiveSerial(dst, src) }},
+		{name: "serial", run: func(*core.Pool) { kernels.ScanInclusiveSerial(dst, src) }},
 		{name: "p=1", p: 1, run: prefix},
 		{name: "p=2", p: 2, run: prefix},
 	}, func() error {
@@ -641,34 +425,16 @@ func BenchmarkPrimPrefixSumInclusive(b *testing.B) {
 
 // --- Counts and HistogramBlocks: 10M random keys into 2^16 buckets ---
 
-func countLoop(keys []uint32, buckets int) []int {
-	counts := make([]int, buckets)
-	for _, k := range keys {
-		counts[k]++
-	}
-	return counts
-}
-
 func BenchmarkPrimCounts(b *testing.B) {
-	n := primN(10_000_000)
-	const buckets = 1 << 16
-	keys := make([]uint32, n)
-	rng := rand.New(rand.NewPCG(8, 8))
-	for i := range keys {
-		keys[i] = uint32(rng.IntN(buckets))
-	}
-	want := countLoop(keys, buckets)
+	n := primN(kernels.PrimN)
+	const buckets = kernels.Buckets
+	keys := kernels.KeysInput(n, buckets)
+	want := kernels.CountLoop(keys, buckets)
 	var h []int
 	counts := func(pool *core.Pool) { h = reduce.Counts(keys, buckets, par.WithPool(pool)) }
-	blocks := func(pool *core.Pool) {
-		h = reduce.HistogramBlocks(len(keys), buckets, func(lo, hi int, counts []int) {
-			for _, k := range keys[lo:hi] {
-				counts[k]++
-			}
-		}, par.WithPool(pool))
-	}
+	blocks := func(pool *core.Pool) { h = kernels.CountsBlocks(keys, buckets, par.WithPool(pool)) }
 	primBench(b, primSize(n), []primCase{
-		{name: "serial", run: func(*core.Pool) { h = countLoop(keys, buckets) }},
+		{name: "serial", run: func(*core.Pool) { h = kernels.CountLoop(keys, buckets) }},
 		{name: "p=1", p: 1, run: counts},
 		{name: "p=2", p: 2, run: counts},
 		{name: "blocks-p=1", p: 1, run: blocks},
@@ -686,16 +452,7 @@ func BenchmarkPrimCounts(b *testing.B) {
 func BenchmarkPrimIndex(b *testing.B) {
 	primSearch(b, func(x []int64, got *int) []primCase {
 		index := func(pool *core.Pool) { *got = par.Index(x, 1, par.WithPool(pool)) }
-		blocks := func(pool *core.Pool) {
-			*got = par.IndexBlocks(len(x), func(lo, hi int) int {
-				for i, v := range x[lo:hi] {
-					if v == 1 {
-						return lo + i
-					}
-				}
-				return -1
-			}, par.WithPool(pool))
-		}
+		blocks := func(pool *core.Pool) { *got = kernels.IndexBlocksOne(x, par.WithPool(pool)) }
 		return []primCase{
 			{name: "serial", run: func(*core.Pool) { *got = slices.Index(x, 1) }},
 			{name: "p=1", p: 1, run: index},
@@ -712,38 +469,17 @@ func BenchmarkPrimIndex(b *testing.B) {
 
 // --- Sum and Reduce (the block form of MapReduce): 10M int64 ---
 
-func sumLoop(s []int64) int64 {
-	var t int64
-	for _, v := range s {
-		t += v
-	}
-	return t
-}
-
 func BenchmarkPrimSum(b *testing.B) {
-	n := primN(10_000_000)
-	x := make([]int64, n)
-	rng := rand.New(rand.NewPCG(9, 9))
-	var want int64
-	for i := range x {
-		x[i] = rng.Int64N(1000)
-		want += x[i]
-	}
+	n := primN(kernels.PrimN)
+	x, want := kernels.SumInput(n)
 	var got int64
 	sum := func(pool *core.Pool) { got = reduce.Sum(x, par.WithPool(pool)) }
-	blocks := func(pool *core.Pool) {
-		got = reduce.Reduce(0, len(x), 0, func(lo, hi int, acc int64) int64 {
-			for _, v := range x[lo:hi] {
-				acc += v
-			}
-			return acc
-		}, primAdd, par.WithPool(pool))
-	}
+	blocks := func(pool *core.Pool) { got = kernels.ReduceBlocksSum(x, par.WithPool(pool)) }
 	mapReduce := func(pool *core.Pool) {
-		got = reduce.MapReduce(x, 0, func(v int64) int64 { return v }, primAdd, par.WithPool(pool))
+		got = reduce.MapReduce(x, 0, func(v int64) int64 { return v }, kernels.Add, par.WithPool(pool))
 	}
 	primBench(b, primSize(n), []primCase{
-		{name: "serial", run: func(*core.Pool) { got = sumLoop(x) }},
+		{name: "serial", run: func(*core.Pool) { got = kernels.SumLoop(x) }},
 		{name: "p=1", p: 1, run: sum},
 		{name: "p=2", p: 2, run: sum},
 		{name: "blocks-p=1", p: 1, run: blocks},

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/gofork/gofork/core"
+	"github.com/gofork/gofork/harness/kernels"
 	"github.com/gofork/gofork/par"
 	"github.com/gofork/gofork/reduce"
 	"github.com/gofork/gofork/sortpar"
@@ -33,7 +34,7 @@ func BenchmarkMorePsThanCPUs(b *testing.B) {
 	b.Run("for", func(b *testing.B) {
 		out := make([]uint64, 1<<20)
 		for b.Loop() {
-			par.For(0, len(out), func(i int) { out[i] = spinSteps(20, uint64(i)) })
+			par.For(0, len(out), func(i int) { out[i] = kernels.Spin(20, uint64(i)) })
 			workers = core.Default().Workers()
 		}
 		report(b)
@@ -73,7 +74,7 @@ func BenchmarkMorePsThanCPUs(b *testing.B) {
 		for b.Loop() {
 			g := par.NewGroup()
 			for i := range n {
-				g.Go(func() error { out[i] = spinSteps(700, uint64(i)); return nil })
+				g.Go(func() error { out[i] = kernels.Spin(700, uint64(i)); return nil })
 			}
 			if err := g.Wait(); err != nil {
 				b.Fatal(err)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/gofork/gofork/core"
 	"github.com/gofork/gofork/harness/baseline"
+	"github.com/gofork/gofork/harness/kernels"
 	"github.com/gofork/gofork/harness/serverload"
 	"github.com/gofork/gofork/par"
 	"github.com/gofork/gofork/sortpar"
@@ -40,7 +41,7 @@ func percentileMicros(sorted []time.Duration, q float64) float64 {
 //     of 2 does (64 x 10 ms / 2 = 320 ms);
 //   - goroutines: a goroutine per iteration and a WaitGroup (~10 ms).
 func BenchmarkBlocking(b *testing.B) {
-	const n, nap = 64, 10 * time.Millisecond
+	const n, nap = kernels.BlockN, kernels.BlockNap
 	items := make([]int, n)
 	for _, c := range []struct {
 		name string
@@ -90,7 +91,7 @@ func BenchmarkSpareStart(b *testing.B) {
 			done.Add(1)
 			go func() {
 				defer done.Done()
-				core.RunValue(pool, func(*core.Worker) int { inside.Done(); <-release; return 0 })
+				core.Run(pool, func(*core.Worker) int { inside.Done(); <-release; return 0 })
 			}()
 		}
 		inside.Wait()
@@ -98,7 +99,7 @@ func BenchmarkSpareStart(b *testing.B) {
 		time.Sleep(20 * time.Millisecond) // the governor backs off to its longest interval
 		b.StartTimer()
 		submit := time.Now()
-		lat = append(lat, core.RunValue(pool, func(*core.Worker) time.Duration { return time.Since(submit) }))
+		lat = append(lat, core.Run(pool, func(*core.Worker) time.Duration { return time.Since(submit) }))
 		close(release)
 		done.Wait()
 	}
@@ -114,15 +115,11 @@ func BenchmarkSpareStart(b *testing.B) {
 // slices.Sort in plain goroutines, which the Go scheduler time-slices.
 // Run with -benchtime 1x: one op is one big sort.
 func BenchmarkFairness(b *testing.B) {
-	bigN, smallN := 30_000_000, 20_000
+	bigN := kernels.BigN
 	if testing.Short() {
-		bigN = 3_000_000
+		bigN /= 10
 	}
-	in := make([]int, bigN)
-	rng := rand.New(rand.NewPCG(1, 2))
-	for i := range in {
-		in[i] = rng.Int()
-	}
+	in := kernels.BigInput(bigN)
 	big := make([]int, bigN)
 	for _, c := range []struct {
 		name string
@@ -137,50 +134,22 @@ func BenchmarkFairness(b *testing.B) {
 			}
 			pool := core.New(core.WithWorkers(2))
 			defer pool.Close()
+			sort := func(xs []int) { c.sort(pool, xs) }
 			var lat []time.Duration
 			var alone, beside time.Duration
 			for b.Loop() {
 				copy(big, in)
 				start := time.Now()
-				c.sort(pool, big)
+				sort(big)
 				alone += time.Since(start)
 
 				copy(big, in)
-				bigDone := make(chan time.Duration)
-				go func() {
-					start := time.Now()
-					c.sort(pool, big)
-					bigDone <- time.Since(start)
-				}()
-				var mu sync.Mutex
-				var wg sync.WaitGroup
-				tick := time.NewTicker(2 * time.Millisecond)
-			loop:
-				for k := uint64(0); ; k++ {
-					select {
-					case d := <-bigDone:
-						beside += d
-						break loop
-					case <-tick.C:
-					}
-					wg.Add(1)
-					go func() {
-						defer wg.Done()
-						r := rand.New(rand.NewPCG(k, 3))
-						xs := make([]int, smallN)
-						for i := range xs {
-							xs[i] = r.Int()
-						}
-						start := time.Now()
-						c.sort(pool, xs)
-						d := time.Since(start)
-						mu.Lock()
-						lat = append(lat, d)
-						mu.Unlock()
-					}()
+				l, unsorted, d := kernels.Beside(sort, big)
+				if unsorted > 0 || !slices.IsSorted(big) {
+					b.Fatalf("%d small sorts, or the big one, not sorted", unsorted)
 				}
-				tick.Stop()
-				wg.Wait()
+				lat = append(lat, l...)
+				beside += d
 			}
 			slices.Sort(lat)
 			b.ReportMetric(percentileMicros(lat, 0.5), "small-p50-µs")
@@ -217,23 +186,11 @@ func BenchmarkDefault(b *testing.B) {
 	})
 	b.Run("fib", func(b *testing.B) {
 		for b.Loop() {
-			sink = core.RunValue(core.Default(), func(w *core.Worker) int { return fib(w, 27) })
+			sink = core.Run(core.Default(), func(w *core.Worker) int { return kernels.Fib(w, 27) })
 		}
 		b.ReportMetric(float64(core.Default().Workers()), "workers")
 		b.ReportMetric(float64(runtime.GOMAXPROCS(0)), "gomaxprocs")
 	})
-}
-
-// spinSteps does n steps of a xorshift generator: CPU work of a fixed
-// cost (about 1.4 ns a step here), which a scheduler cannot skip.
-func spinSteps(n int, seed uint64) uint64 {
-	x := seed*0x9E3779B97F4A7C15 | 1
-	for range n {
-		x ^= x << 13
-		x ^= x >> 7
-		x ^= x << 17
-	}
-	return x
 }
 
 // BenchmarkGroupEmpty measures what par.Group itself costs: 10^6 empty
@@ -243,9 +200,9 @@ func spinSteps(n int, seed uint64) uint64 {
 // (their goroutines run on GOMAXPROCS processors). It reports ns/task: the
 // op's time divided by the tasks.
 func BenchmarkGroupEmpty(b *testing.B) {
-	n := 1_000_000
+	n := kernels.GroupN
 	if testing.Short() {
-		n = 10_000
+		n /= 10
 	}
 	nop := func() error { return nil }
 	perTask := func(b *testing.B) {
@@ -267,7 +224,7 @@ func BenchmarkGroupEmpty(b *testing.B) {
 		b.Run(fmt.Sprintf("gofork-in-task/p=%d", p), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				core.RunValue(pool, func(*core.Worker) int {
+				core.Run(pool, func(*core.Worker) int {
 					g := par.NewGroup(par.WithPool(pool))
 					for range n {
 						g.Go(nop)
@@ -314,13 +271,13 @@ func BenchmarkGroup(b *testing.B) {
 	for _, size := range []struct {
 		name    string
 		n, work int
-	}{{"n=1e6/work=1us", 1_000_000, 700}, {"n=1e4/work=100us", 10_000, 70_000}} {
+	}{{"n=1e6/work=1us", kernels.GroupN, kernels.GroupSteps}, {"n=1e4/work=100us", kernels.GroupN / 100, 100 * kernels.GroupSteps}} {
 		n, work := size.n, size.work
 		if testing.Short() {
-			n /= 100
+			n /= 10
 		}
 		out := make([]uint64, n)
-		task := func(i int) { out[i] = spinSteps(work, uint64(i)) }
+		task := func(i int) { out[i] = kernels.Spin(work, uint64(i)) }
 		b.Run(size.name+"/serial", func(b *testing.B) {
 			for b.Loop() {
 				for i := range n {
@@ -342,7 +299,7 @@ func BenchmarkGroup(b *testing.B) {
 		b.Run(size.name+"/gofork-in-task/p=2", func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				core.RunValue(pool, func(*core.Worker) int {
+				core.Run(pool, func(*core.Worker) int {
 					g := par.NewGroup(par.WithPool(pool))
 					for i := range n {
 						g.Go(func() error { task(i); return nil })
@@ -383,17 +340,6 @@ func BenchmarkGroup(b *testing.B) {
 	}
 }
 
-// mapSeqSizes are BenchmarkMapSeq's item sizes: spinSteps steps of about
-// 1.4 ns, and the number of items (a serial run of 0.3-0.5 s).
-var mapSeqSizes = []struct {
-	name     string
-	n, steps int
-}{
-	{"item=0.4us", 1_000_000, 285},
-	{"item=1.6us", 250_000, 1140},
-	{"item=5us", 100_000, 3500},
-}
-
 // BenchmarkMapSeq maps a sequence of items of ~0.4, 1.6 and 5 µs in order:
 // par.MapSeq with the default window on 1 and 2 workers against the serial
 // for-range loop, a hand-written channel pipeline (a worker per core and a
@@ -402,10 +348,10 @@ var mapSeqSizes = []struct {
 // beyond fn's own (overhead-ns: 2 x wall - serial, at P = 2, from the
 // serial row's time when it ran first).
 func BenchmarkMapSeq(b *testing.B) {
-	for _, size := range mapSeqSizes {
-		n, steps := size.n, size.steps
+	for _, size := range kernels.MapSeqSizes {
+		n, steps := size.N, size.Steps
 		if testing.Short() {
-			n /= 100
+			n /= 10
 		}
 		items := func(yield func(int) bool) {
 			for i := range n {
@@ -414,7 +360,7 @@ func BenchmarkMapSeq(b *testing.B) {
 				}
 			}
 		}
-		fn := func(i int) uint64 { return spinSteps(steps, uint64(i)) }
+		fn := func(i int) uint64 { return kernels.Spin(steps, uint64(i)) }
 		var want uint64
 		for i := range n {
 			want = want*31 + fn(i)
@@ -436,7 +382,7 @@ func BenchmarkMapSeq(b *testing.B) {
 				b.ReportMetric(float64(p)*ns-serial, "overhead-ns")
 			}
 		}
-		b.Run(size.name+"/serial", func(b *testing.B) {
+		b.Run("item="+size.Item+"/serial", func(b *testing.B) {
 			for b.Loop() {
 				var got uint64
 				for i := range items {
@@ -448,7 +394,7 @@ func BenchmarkMapSeq(b *testing.B) {
 			b.ReportMetric(serial, "ns/item")
 		})
 		for _, p := range []int{1, 2} {
-			b.Run(fmt.Sprintf("%s/gofork/p=%d", size.name, p), func(b *testing.B) {
+			b.Run(fmt.Sprintf("item=%s/gofork/p=%d", size.Item, p), func(b *testing.B) {
 				pool := core.New(core.WithWorkers(p))
 				defer pool.Close()
 				for b.Loop() {
@@ -461,7 +407,7 @@ func BenchmarkMapSeq(b *testing.B) {
 				report(b, p)
 			})
 		}
-		b.Run(size.name+"/pipeline/p=2", func(b *testing.B) {
+		b.Run("item="+size.Item+"/pipeline/p=2", func(b *testing.B) {
 			for b.Loop() {
 				var got uint64
 				for r := range baseline.Pipeline(items, fn, 2, 128) {
@@ -471,7 +417,7 @@ func BenchmarkMapSeq(b *testing.B) {
 			}
 			report(b, 2)
 		})
-		b.Run(size.name+"/conc-stream/p=2", func(b *testing.B) {
+		b.Run("item="+size.Item+"/conc-stream/p=2", func(b *testing.B) {
 			for b.Loop() {
 				var got uint64
 				baseline.ConcStream(items, fn, 2, func(r uint64) { got = got*31 + r })
@@ -489,11 +435,11 @@ func BenchmarkMapSeq(b *testing.B) {
 // workers against the channel pipeline; p50 and p99 in µs, over 2000 items
 // (200 with -short).
 func BenchmarkMapSeqLatency(b *testing.B) {
-	n := 2000
+	n := kernels.MapSeqLatencyN
 	if testing.Short() {
-		n = 200
+		n /= 10
 	}
-	fn := func(i int) uint64 { return spinSteps(100, uint64(i)) }
+	fn := func(i int) uint64 { return kernels.Spin(kernels.MapSeqLatencySteps, uint64(i)) }
 	run := func(b *testing.B, stream func(items func(func(int) bool)) func(func(uint64) bool)) {
 		var lat []time.Duration
 		for b.Loop() {

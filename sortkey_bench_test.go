@@ -2,13 +2,12 @@ package gofork_test
 
 import (
 	"cmp"
-	"encoding/binary"
 	"fmt"
-	"math/rand/v2"
 	"slices"
 	"testing"
 
 	"github.com/gofork/gofork/core"
+	"github.com/gofork/gofork/harness/kernels"
 	"github.com/gofork/gofork/par"
 	"github.com/gofork/gofork/sortpar"
 )
@@ -22,24 +21,6 @@ import (
 // a share of the input's bytes.
 //
 //	GOMAXPROCS=2 flock /tmp/gofork-bench.lock go test -run '^$' -bench 'SortparByKey' -benchtime 3x -count 5 .
-
-// byKeyInt is a 32-byte record sorted by an int64 field.
-type byKeyInt struct {
-	id      int64
-	a, b, c int64
-}
-
-// byKeyFloat is a 32-byte record sorted by a float64 field.
-type byKeyFloat struct {
-	score   float64
-	a, b, c int64
-}
-
-// byKeyString is a 32-byte record sorted by a string field.
-type byKeyString struct {
-	name string
-	a, b int64
-}
 
 // sortparByKey runs serial, p=1 and p=2 on in, sorting by key.
 func sortparByKey[E any, K cmp.Ordered](b *testing.B, in []E, key func(E) K) {
@@ -63,34 +44,16 @@ func sortparByKey[E any, K cmp.Ordered](b *testing.B, in []E, key func(E) K) {
 }
 
 func BenchmarkSortparByKeyInt64(b *testing.B) {
-	rng := rand.New(rand.NewPCG(1, 7))
-	in := make([]byKeyInt, sortparN(10_000_000))
-	for i := range in {
-		v := int64(rng.Uint64())
-		in[i] = byKeyInt{v, v ^ 1, v ^ 2, v ^ 3}
-	}
-	sortparByKey(b, in, func(r byKeyInt) int64 { return r.id })
+	in := kernels.ByKeyIntInput(sortparN(kernels.SortN))
+	sortparByKey(b, in, func(r kernels.ByKeyInt) int64 { return r.ID })
 }
 
 func BenchmarkSortparByKeyFloat64(b *testing.B) {
-	rng := rand.New(rand.NewPCG(2, 7))
-	in := make([]byKeyFloat, sortparN(10_000_000))
-	for i := range in {
-		in[i] = byKeyFloat{rng.NormFloat64() * 1e6, int64(i), 0, 0}
-	}
-	sortparByKey(b, in, func(r byKeyFloat) float64 { return r.score })
+	in := kernels.ByKeyFloatInput(sortparN(kernels.SortN))
+	sortparByKey(b, in, func(r kernels.ByKeyFloat) float64 { return r.Score })
 }
 
 func BenchmarkSortparByKeyString(b *testing.B) {
-	rng := rand.New(rand.NewPCG(3, 7))
-	in := make([]byKeyString, sortparN(2_000_000))
-	const letters = "abcdefghijklmnopqrstuvwxyz0123456789"
-	var s [16]byte
-	for i := range in {
-		for j := range s {
-			s[j] = letters[rng.IntN(len(letters))]
-		}
-		in[i] = byKeyString{string(s[:]), int64(i), int64(binary.LittleEndian.Uint64(s[:]))}
-	}
-	sortparByKey(b, in, func(r byKeyString) string { return r.name })
+	in := kernels.ByKeyStringInput(sortparN(kernels.SortN / 5))
+	sortparByKey(b, in, func(r kernels.ByKeyString) string { return r.Name })
 }

@@ -4,17 +4,8 @@ import (
 	"testing"
 
 	"github.com/gofork/gofork/core"
+	"github.com/gofork/gofork/harness/kernels"
 )
-
-// fibCut is fib as a user writes it: serial below n = 20 (leaves of tens
-// of microseconds).
-func fibCut(w *core.Worker, n int) int {
-	if n < 20 {
-		return fibSerial(n)
-	}
-	x, y := core.Join(w, fibCut, n-1, fibCut, n-2)
-	return x + y
-}
 
 // BenchmarkWorkSpan compares a measured run (core.MeasureWorkSpan) with a
 // plain one on the same pool: the meter's cost, on fib forking at every
@@ -25,8 +16,8 @@ func BenchmarkWorkSpan(b *testing.B) {
 		name string
 		n    int
 		fib  func(*core.Worker, int) int
-	}{{"fib/n=25", 25, fib}, {"fib-cutoff/n=30", 30, fibCut}} {
-		want := fibSerial(bc.n)
+	}{{"fib/n=25", kernels.FibNQuick, kernels.Fib}, {"fib-cutoff/n=30", kernels.FibN, kernels.FibCutoff}} {
+		want := kernels.FibIter(bc.n)
 		benchPools(b, bc.name+"/plain/", []core.Policy{core.WorkFirst}, func(b *testing.B, p *core.Pool) {
 			root := func(w *core.Worker) int { return bc.fib(w, bc.n) }
 			for b.Loop() {

@@ -15,6 +15,8 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"github.com/gofork/gofork/harness/kernels"
 )
 
 // childEnv names the environment variable that turns a re-executed forkbench
@@ -88,13 +90,13 @@ func measure(spec childSpec, stop *atomic.Bool, progress func(int, time.Duration
 		res.Error = fmt.Sprintf("unknown benchmark %q", spec.Bench)
 		return res
 	}
-	j, err := b.setup(spec.Variant, spec.P, spec.Quick)
+	j, err := b.Setup(spec.Variant, spec.P, kernels.ScaleOf(spec.Quick))
 	if err != nil {
 		res.Error = err.Error()
 		return res
 	}
-	if j.close != nil {
-		defer j.close()
+	if j.Close != nil {
+		defer j.Close()
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -108,17 +110,17 @@ func measure(spec childSpec, stop *atomic.Bool, progress func(int, time.Duration
 			res.Interrupted = true
 			break
 		}
-		if j.reset != nil {
-			j.reset()
+		if j.Reset != nil {
+			j.Reset()
 		}
 		runtime.GC()
 		start := time.Now()
-		j.run()
+		j.Run()
 		d := time.Since(start)
-		if j.measured != nil {
-			d = j.measured()
+		if j.Measured != nil {
+			d = j.Measured()
 		}
-		if err := j.verify(); err != nil {
+		if err := j.Verify(); err != nil {
 			res.Error = err.Error()
 		} else if spec.ForceFail {
 			res.Error = "forced verification failure (-x-fail)"

@@ -7,6 +7,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/gofork/gofork/harness/kernels"
 )
 
 func TestParseFlags(t *testing.T) {
@@ -19,11 +21,11 @@ func TestParseFlags(t *testing.T) {
 			return o.runs == 5 && o.suite == suiteMain && o.maxWorkers >= 1 && len(o.benchmarks) == len(benchNames(suiteMain))
 		}},
 		{args: []string{"-bench", "fib,nqueens,fib", "-runs", "3", "-max-workers", "4", "-quick", "-q"}, check: func(o *options) bool {
-			return len(o.benchmarks) == 2 && o.benchmarks[0].name == "fib" && o.runs == 3 && o.maxWorkers == 4 && o.quick && o.quiet
+			return len(o.benchmarks) == 2 && o.benchmarks[0].Name == "fib" && o.runs == 3 && o.maxWorkers == 4 && o.quick && o.quiet
 		}},
 		{args: []string{"-suite", "pools"}, check: func(o *options) bool {
 			for _, b := range o.benchmarks {
-				if b.suite != suitePools {
+				if b.Suite != "pools" {
 					return false
 				}
 			}
@@ -168,8 +170,8 @@ func TestList(t *testing.T) {
 		t.Fatalf("-list exit %d", got)
 	}
 	for _, b := range registry {
-		if !strings.Contains(out.String(), b.name) || !strings.Contains(out.String(), b.size(false)) {
-			t.Errorf("-list lacks %s (%s)", b.name, b.size(false))
+		if !strings.Contains(out.String(), b.Name) || !strings.Contains(out.String(), b.Size(kernels.Full)) {
+			t.Errorf("-list lacks %s (%s)", b.Name, b.Size(kernels.Full))
 		}
 	}
 }

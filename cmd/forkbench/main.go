@@ -12,6 +12,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/gofork/gofork/harness/kernels"
 )
 
 // Exit statuses.
@@ -122,7 +124,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		Failures:   []string{},
 	}
 	for _, b := range o.benchmarks {
-		res.Settings.Benchmarks = append(res.Settings.Benchmarks, b.name)
+		res.Settings.Benchmarks = append(res.Settings.Benchmarks, b.Name)
 		res.Benchmarks = append(res.Benchmarks, benchInfo(b, o.quick))
 	}
 	if la := res.Machine.LoadAvg; la > 0.5*float64(res.Machine.Cores) && !o.quiet {
@@ -239,19 +241,19 @@ func listBenchmarks(w io.Writer) {
 		}
 		fmt.Fprintf(w, "-suite %s%s:\n", suite, def)
 		for _, b := range registry {
-			if b.suite != suite {
+			if b.Suite != suite {
 				continue
 			}
 			base := "none"
-			if b.baselineVariant != "" {
-				base = fmt.Sprintf("%s (variant %s)", b.baseline, b.baselineVariant)
+			if b.BaselineVariant != "" {
+				base = fmt.Sprintf("%s (variant %s)", b.Baseline, b.BaselineVariant)
 			}
-			cut := b.cutoff
+			cut := b.Cutoff
 			if cut == "" {
 				cut = "-"
 			}
-			fmt.Fprintf(w, "  %s, %s: %s\n", b.name, kindTitle[b.kind], b.about)
-			fmt.Fprintf(w, "      size %s; -quick %s; variants %s\n", b.size(false), b.size(true), strings.Join(b.variants, ", "))
+			fmt.Fprintf(w, "  %s, %s: %s\n", b.Name, kindTitle[b.Kind], b.About)
+			fmt.Fprintf(w, "      size %s; -quick %s; variants %s\n", b.Size(kernels.Full), b.Size(kernels.Quick), strings.Join(b.Variants, ", "))
 			fmt.Fprintf(w, "      Go baseline %s; cutoff, both sides: %s\n", base, cut)
 		}
 		fmt.Fprintln(w)

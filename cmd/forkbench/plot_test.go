@@ -106,8 +106,8 @@ var plotBenchmarks = []struct {
 	{"matmul", suiteMain, kindAsWritten, false},
 	{"server-p99", "realworld", kindLatency, false},
 	{"mapseq", "realworld", kindAsWritten, false},
-	{"light", suitePools, kindForkEverywhere, true},
-	{"imbalanced", suitePools, kindAsWritten, true},
+	{"light", "pools", kindForkEverywhere, true},
+	{"imbalanced", "pools", kindAsWritten, true},
 	{"prim-indexfunc-early", "primitives", kindAsWritten, false},
 	{"prim-indexfunc-end", "primitives", kindAsWritten, false},
 	{"prim-scan-inclusive", "primitives", kindAsWritten, false},
@@ -180,12 +180,12 @@ func TestPlotFilePerSuite(t *testing.T) {
 	r, _ := plotResults(plotCase{ps: []int{1, 2}, seed: 1})
 	for i := range r.Benchmarks {
 		if r.Benchmarks[i].Name == "fib" {
-			r.Benchmarks[i].Suite = suitePools
+			r.Benchmarks[i].Suite = "pools"
 		}
 	}
 	for i := range r.Configs {
 		if r.Configs[i].Bench == "fib" {
-			r.Configs[i].Suite = suitePools
+			r.Configs[i].Suite = "pools"
 		}
 	}
 	files, err := writePlots(t.TempDir(), r)

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/gofork/gofork/harness/kernels"
 )
 
 // TestBaselinesDeclareCutoff checks that every benchmark with a Go baseline
@@ -12,20 +14,20 @@ import (
 // the baseline is one of the variants that run.
 func TestBaselinesDeclareCutoff(t *testing.T) {
 	for _, b := range registry {
-		if b.baselineVariant == "" {
-			if slices.Contains(b.variants, variantBaseline) {
-				t.Errorf("%s: runs a baseline but declares no baselineVariant", b.name)
+		if b.BaselineVariant == "" {
+			if slices.Contains(b.Variants, variantBaseline) {
+				t.Errorf("%s: runs a baseline but declares no baselineVariant", b.Name)
 			}
 			continue
 		}
-		if b.baseline == "" || b.cutoff == "" {
-			t.Errorf("%s: baseline %q, cutoff %q: a benchmark with a Go baseline declares both", b.name, b.baseline, b.cutoff)
+		if b.Baseline == "" || b.Cutoff == "" {
+			t.Errorf("%s: baseline %q, cutoff %q: a benchmark with a Go baseline declares both", b.Name, b.Baseline, b.Cutoff)
 		}
-		if !slices.Contains(b.variants, b.baselineVariant) {
-			t.Errorf("%s: baseline variant %q is not among %v", b.name, b.baselineVariant, b.variants)
+		if !slices.Contains(b.Variants, b.BaselineVariant) {
+			t.Errorf("%s: baseline variant %q is not among %v", b.Name, b.BaselineVariant, b.Variants)
 		}
-		if b.kind == kindForkEverywhere && !strings.HasPrefix(b.cutoff, "none") {
-			t.Errorf("%s forks everywhere but its cutoff says %q", b.name, b.cutoff)
+		if b.Kind == kindForkEverywhere && !strings.HasPrefix(b.Cutoff, "none") {
+			t.Errorf("%s forks everywhere but its cutoff says %q", b.Name, b.Cutoff)
 		}
 	}
 }
@@ -43,24 +45,24 @@ var noCutoffTwin = map[string]string{
 func TestForkEverywhereHasCutoffTwin(t *testing.T) {
 	n := 0
 	for _, b := range registry {
-		if b.kind != kindForkEverywhere {
+		if b.Kind != kindForkEverywhere {
 			continue
 		}
-		if other, ok := noCutoffTwin[b.name]; ok {
-			if o := lookup(other); o == nil || o.kind != kindAsWritten || o.suite != b.suite {
-				t.Errorf("%s: %s is not a row as a user writes it in suite %s", b.name, other, b.suite)
+		if other, ok := noCutoffTwin[b.Name]; ok {
+			if o := lookup(other); o == nil || o.Kind != kindAsWritten || o.Suite != b.Suite {
+				t.Errorf("%s: %s is not a row as a user writes it in suite %s", b.Name, other, b.Suite)
 			}
 			continue
 		}
 		n++
-		twin := lookup(b.name + "-cutoff")
-		if twin == nil || twin.kind != kindAsWritten {
-			t.Errorf("%s forks everywhere but has no %s-cutoff row as a user writes it", b.name, b.name)
+		twin := lookup(b.Name + "-cutoff")
+		if twin == nil || twin.Kind != kindAsWritten {
+			t.Errorf("%s forks everywhere but has no %s-cutoff row as a user writes it", b.Name, b.Name)
 			continue
 		}
-		for _, q := range []bool{false, true} {
-			if b.size(q) != twin.size(q) {
-				t.Errorf("%s is %s but %s is %s (quick %v)", b.name, b.size(q), twin.name, twin.size(q), q)
+		for _, q := range []kernels.Scale{kernels.Full, kernels.Quick} {
+			if b.Size(q) != twin.Size(q) {
+				t.Errorf("%s is %s but %s is %s (quick %v)", b.Name, b.Size(q), twin.Name, twin.Size(q), q)
 			}
 		}
 	}
@@ -72,24 +74,24 @@ func TestForkEverywhereHasCutoffTwin(t *testing.T) {
 // TestRegisterRejects checks that register refuses benchmarks that are not
 // fully described, before any of them reaches the registry.
 func TestRegisterRejects(t *testing.T) {
-	setup := func(string, int, bool) (*job, error) { return nil, nil }
-	size := func(bool) string { return "n=1" }
+	setup := func(string, int, kernels.Scale) (*job, error) { return nil, nil }
+	size := func(kernels.Scale) string { return "n=1" }
 	v := []string{variantSerial, variantGofork, variantBaseline}
 	for _, tt := range []struct {
 		b    benchmark
 		want string
 	}{
-		{benchmark{name: "x", suite: "s", variants: v, baseline: "goroutines"}, "cutoff"},
-		{benchmark{name: "x", suite: "s", variants: v, cutoff: "none"}, "must name it"},
-		{benchmark{name: "x", suite: "s", variants: v[:2], baselineVariant: variantBaseline, baseline: "g", cutoff: "c"}, "not one of its variants"},
-		{benchmark{name: "x", suite: "s", variants: v[:2], kind: "sometimes"}, `kind "sometimes"`},
-		{benchmark{name: "x", suite: suiteAll, variants: v[:2]}, "not a suite name"},
-		{benchmark{name: "x", suite: "a,b", variants: v[:2]}, "not a suite name"},
-		{benchmark{name: "x", suite: "s", variants: []string{variantGofork}}, "variants must start"},
-		{benchmark{name: "fib", suite: "s", variants: v[:2]}, "registered twice"},
+		{benchmark{Name: "x", Suite: "s", Variants: v, Baseline: "goroutines"}, "cutoff"},
+		{benchmark{Name: "x", Suite: "s", Variants: v, Cutoff: "none"}, "must name it"},
+		{benchmark{Name: "x", Suite: "s", Variants: v[:2], BaselineVariant: variantBaseline, Baseline: "g", Cutoff: "c"}, "not one of its variants"},
+		{benchmark{Name: "x", Suite: "s", Variants: v[:2], Kind: "sometimes"}, `kind "sometimes"`},
+		{benchmark{Name: "x", Suite: suiteAll, Variants: v[:2]}, "not a suite name"},
+		{benchmark{Name: "x", Suite: "a,b", Variants: v[:2]}, "not a suite name"},
+		{benchmark{Name: "x", Suite: "s", Variants: []string{variantGofork}}, "variants must start"},
+		{benchmark{Name: "fib", Suite: "s", Variants: v[:2]}, "registered twice"},
 	} {
 		b := tt.b
-		b.size, b.setup = size, setup
+		b.Size, b.Setup = size, setup
 		got := func() (msg string) {
 			defer func() {
 				if r := recover(); r != nil {
@@ -115,20 +117,20 @@ func TestNewSuiteNeedsNoOtherEdit(t *testing.T) {
 	saved := slices.Clone(registry)
 	defer func() { registry = saved }()
 	register(&benchmark{
-		name: "zz-new", suite: "zzsuite", order: 1000,
-		about:    "a test benchmark",
-		size:     func(bool) string { return "n=7" },
-		variants: []string{variantSerial, variantGofork, variantBaseline},
-		baseline: "goroutines+WaitGroup", cutoff: "serial below n=3",
-		setup: func(string, int, bool) (*job, error) {
-			return &job{run: func() {}, verify: func() error { return nil }}, nil
+		Name: "zz-new", Suite: "zzsuite", Order: 1000,
+		About:    "a test benchmark",
+		Size:     func(kernels.Scale) string { return "n=7" },
+		Variants: []string{variantSerial, variantGofork, variantBaseline},
+		Baseline: "goroutines+WaitGroup", Cutoff: "serial below n=3",
+		Setup: func(string, int, kernels.Scale) (*job, error) {
+			return &job{Run: func() {}, Verify: func() error { return nil }}, nil
 		},
 	})
 	if !slices.Contains(suites(), "zzsuite") {
 		t.Fatalf("suites() = %v, lacks the new suite", suites())
 	}
 	o, err := parseFlags([]string{"-suite", "zzsuite"}, &bytes.Buffer{})
-	if err != nil || len(o.benchmarks) != 1 || o.benchmarks[0].name != "zz-new" {
+	if err != nil || len(o.benchmarks) != 1 || o.benchmarks[0].Name != "zz-new" {
 		t.Fatalf("-suite zzsuite: %v, %+v", err, o)
 	}
 	if o, err := parseFlags([]string{"-suite", "all"}, &bytes.Buffer{}); err != nil || !slices.Contains(o.benchmarks, lookup("zz-new")) {
@@ -162,7 +164,7 @@ func TestRowKinds(t *testing.T) {
 		"group":          kindAsWritten,
 		"fib-cutoff":     kindAsWritten,
 	} {
-		if b := lookup(name); b == nil || b.kind != want {
+		if b := lookup(name); b == nil || b.Kind != want {
 			t.Errorf("%s: kind %v, want %s", name, b, want)
 		}
 	}
@@ -173,11 +175,11 @@ func TestRowKinds(t *testing.T) {
 func TestSuitesAreContiguous(t *testing.T) {
 	done := map[string]bool{}
 	for i, b := range registry {
-		if i > 0 && registry[i-1].suite != b.suite {
-			if done[b.suite] {
-				t.Errorf("%s (order %d) comes after suite %s, apart from the rest of suite %s", b.name, b.order, registry[i-1].suite, b.suite)
+		if i > 0 && registry[i-1].Suite != b.Suite {
+			if done[b.Suite] {
+				t.Errorf("%s (order %d) comes after suite %s, apart from the rest of suite %s", b.Name, b.Order, registry[i-1].Suite, b.Suite)
 			}
-			done[registry[i-1].suite] = true
+			done[registry[i-1].Suite] = true
 		}
 	}
 }
@@ -187,8 +189,8 @@ func TestSuitesAreContiguous(t *testing.T) {
 func TestNotesNameBenchmarkOnce(t *testing.T) {
 	var names []string
 	for _, b := range registry {
-		if b.note != "" {
-			names = append(names, b.name)
+		if b.Note != "" {
+			names = append(names, b.Name)
 		}
 	}
 	var out bytes.Buffer
@@ -211,9 +213,9 @@ func TestPlanWithoutBaselines(t *testing.T) {
 	}
 	got := map[string]bool{}
 	for _, c := range plan(o, []int{1, 2}) {
-		got[c.b.name+"/"+c.variant] = true
+		got[c.b.Name+"/"+c.variant] = true
 		if c.variant != variantSerial && c.variant != variantGofork {
-			t.Errorf("-baseline=false plans %s %s P=%d", c.b.name, c.variant, c.p)
+			t.Errorf("-baseline=false plans %s %s P=%d", c.b.Name, c.variant, c.p)
 		}
 	}
 	for key, want := range map[string]bool{

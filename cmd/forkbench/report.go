@@ -287,8 +287,8 @@ func writeBenchNotes(w io.Writer, r *Results, names []string) {
 	}
 	tw.Flush()
 	for _, name := range names {
-		if b := lookup(name); b != nil && b.note != "" {
-			fmt.Fprintf(w, "%s: %s\n", name, b.note)
+		if b := lookup(name); b != nil && b.Note != "" {
+			fmt.Fprintf(w, "%s: %s\n", name, b.Note)
 		}
 	}
 }

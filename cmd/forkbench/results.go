@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"time"
+
+	"github.com/gofork/gofork/harness/kernels"
 )
 
 // resultsSchema names the layout of results.json; bump it when a field
@@ -48,8 +50,8 @@ type BenchInfo struct {
 }
 
 func benchInfo(b *benchmark, quick bool) BenchInfo {
-	return BenchInfo{Name: b.name, Suite: b.suite, Kind: b.kind, Size: b.size(quick), Variants: b.variants,
-		BaselineVariant: b.baselineVariant, Baseline: b.baseline, Cutoff: b.cutoff}
+	return BenchInfo{Name: b.Name, Suite: b.Suite, Kind: b.Kind, Size: b.Size(kernels.ScaleOf(quick)), Variants: b.Variants,
+		BaselineVariant: b.BaselineVariant, Baseline: b.Baseline, Cutoff: b.Cutoff}
 }
 
 // Settings records the flags that shape the numbers.

@@ -6,6 +6,8 @@ import (
 	"os"
 	"sync"
 	"time"
+
+	"github.com/gofork/gofork/harness/kernels"
 )
 
 // plannedConfig is one child process to run.
@@ -23,16 +25,16 @@ func plan(o *options, ps []int) []plannedConfig {
 	var out []plannedConfig
 	for _, b := range o.benchmarks {
 		serial := o.baseline || !serialIsOnlyBaseline(b)
-		if serial && !b.serialPerP {
+		if serial && !b.SerialPerP {
 			out = append(out, plannedConfig{b, variantSerial, 1})
 		}
 		for _, p := range ps {
-			if serial && b.serialPerP {
+			if serial && b.SerialPerP {
 				out = append(out, plannedConfig{b, variantSerial, p})
 			}
 			out = append(out, plannedConfig{b, variantGofork, p})
 			if o.baseline {
-				for _, v := range b.variants[2:] {
+				for _, v := range b.Variants[2:] {
 					out = append(out, plannedConfig{b, v, p})
 				}
 			}
@@ -44,7 +46,7 @@ func plan(o *options, ps []int) []plannedConfig {
 // serialIsOnlyBaseline reports whether b's serial variant is no serial
 // program but its Go baseline (the server rows, whose time is a latency).
 func serialIsOnlyBaseline(b *benchmark) bool {
-	return b.kind == kindLatency && b.baselineVariant == variantSerial
+	return b.Kind == kindLatency && b.BaselineVariant == variantSerial
 }
 
 // progressLine draws the live status on stderr: one line rewritten in place
@@ -81,7 +83,7 @@ func (pl *progressLine) update(k, n int, c plannedConfig, run, runs int) {
 	if run >= 1 {
 		state = fmt.Sprintf("run %d/%d", run, runs)
 	}
-	line := fmt.Sprintf("forkbench [%d/%d] %s %s P=%d %s  elapsed %v", k, n, c.b.name, c.variant, c.p, state, el)
+	line := fmt.Sprintf("forkbench [%d/%d] %s %s P=%d %s  elapsed %v", k, n, c.b.Name, c.variant, c.p, state, el)
 	if pl.tty {
 		pad := max(pl.last-len(line), 0)
 		fmt.Fprintf(pl.w, "\r%s%*s", line, pad, "")
@@ -126,14 +128,14 @@ func execute(o *options, res *Results, ps []int, interrupt <-chan struct{}, pl *
 		}
 		pl.update(k+1, len(cfgs), c, -1, o.runs)
 		spec := childSpec{
-			Bench: c.b.name, Variant: c.variant, P: c.p, Runs: o.runs, Quick: o.quick,
-			ForceFail: o.forceFail == c.b.name && c.variant == variantGofork,
+			Bench: c.b.Name, Variant: c.variant, P: c.p, Runs: o.runs, Quick: o.quick,
+			ForceFail: o.forceFail == c.b.Name && c.variant == variantGofork,
 		}
 		out, err := runChild(spec, func(i int, _ time.Duration) {
 			pl.update(k+1, len(cfgs), c, i, o.runs)
 		}, interrupt)
 		cfg := Config{
-			Bench: c.b.name, Suite: c.b.suite, Size: c.b.size(o.quick),
+			Bench: c.b.Name, Suite: c.b.Suite, Size: c.b.Size(kernels.ScaleOf(o.quick)),
 			Variant: c.variant, P: c.p,
 			WarmupNS: out.WarmupNS, RunsNS: out.RunsNS, PeakRSS: out.PeakRSS,
 		}
@@ -150,7 +152,7 @@ func execute(o *options, res *Results, ps []int, interrupt <-chan struct{}, pl *
 			cfg.Verified = true
 		}
 		if cfg.Error != "" {
-			msg := fmt.Sprintf("%s %s P=%d: %s", c.b.name, c.variant, c.p, cfg.Error)
+			msg := fmt.Sprintf("%s %s P=%d: %s", c.b.Name, c.variant, c.p, cfg.Error)
 			res.Failures = append(res.Failures, msg)
 			pl.message("forkbench: VERIFICATION FAILED: %s", msg)
 		}

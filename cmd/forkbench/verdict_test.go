@@ -153,7 +153,7 @@ func TestVerdictLatencyRows(t *testing.T) {
 	for _, name := range []string{"fib-cutoff", "light", "blocking", "server-p50"} {
 		b := lookup(name)
 		r.Benchmarks = append(r.Benchmarks, benchInfo(b, true))
-		for _, v := range b.variants {
+		for _, v := range b.Variants {
 			for _, p := range []int{1, 2} {
 				if v == variantSerial && p == 2 {
 					continue
@@ -162,7 +162,7 @@ func TestVerdictLatencyRows(t *testing.T) {
 				if v == variantGofork {
 					ns = 100
 				}
-				r.Configs = append(r.Configs, Config{Bench: name, Suite: b.suite, Variant: v, P: p, MedianNS: ns, RunsNS: []int64{ns}, Verified: true})
+				r.Configs = append(r.Configs, Config{Bench: name, Suite: b.Suite, Variant: v, P: p, MedianNS: ns, RunsNS: []int64{ns}, Verified: true})
 			}
 		}
 	}

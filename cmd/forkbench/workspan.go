@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/gofork/gofork/core"
+	"github.com/gofork/gofork/harness/kernels"
 )
 
 // -workspan: the work/span profile of each benchmark's gofork program
@@ -51,11 +52,11 @@ func runWorkSpan(o *options, stdout, stderr io.Writer) int {
 	var rows []workSpanRow
 	for _, b := range o.benchmarks {
 		if !o.quiet {
-			fmt.Fprintf(stderr, "forkbench: -workspan: %s\n", b.name)
+			fmt.Fprintf(stderr, "forkbench: -workspan: %s\n", b.Name)
 		}
 		row, ok, err := measureWorkSpan(b, o)
 		if err != nil {
-			fmt.Fprintf(stderr, "forkbench: -workspan: %s: %v\n", b.name, err)
+			fmt.Fprintf(stderr, "forkbench: -workspan: %s: %v\n", b.Name, err)
 			return exitFailure
 		}
 		if ok {
@@ -82,15 +83,15 @@ func runWorkSpan(o *options, stdout, stderr io.Writer) int {
 // measureWorkSpan profiles b's gofork program; ok is false for a benchmark
 // whose program runs on no pool -workspan can measure on.
 func measureWorkSpan(b *benchmark, o *options) (row workSpanRow, ok bool, err error) {
-	row = workSpanRow{name: b.name, workers: o.maxWorkers}
-	j, err := b.setup(variantGofork, o.maxWorkers, o.quick)
+	row = workSpanRow{name: b.Name, workers: o.maxWorkers}
+	j, err := b.Setup(variantGofork, o.maxWorkers, kernels.ScaleOf(o.quick))
 	if err != nil {
 		return row, false, err
 	}
-	if j.close != nil {
-		defer j.close()
+	if j.Close != nil {
+		defer j.Close()
 	}
-	if j.pool == nil {
+	if j.Pool == nil {
 		return row, false, nil
 	}
 	var profiles []core.WorkSpan
@@ -98,14 +99,14 @@ func measureWorkSpan(b *benchmark, o *options) (row workSpanRow, ok bool, err er
 		if err := timeRun(j); err != nil { // warm-up: caches, frames, the pool's workers
 			return row, false, err
 		}
-		if j.reset != nil {
-			j.reset()
+		if j.Reset != nil {
+			j.Reset()
 		}
-		_, ws := core.MeasureWorkSpan(j.pool, func(*core.Worker) struct{} {
-			j.run()
+		_, ws := core.MeasureWorkSpan(j.Pool, func(*core.Worker) struct{} {
+			j.Run()
 			return struct{}{}
 		})
-		if err := j.verify(); err != nil {
+		if err := j.Verify(); err != nil {
 			return row, false, fmt.Errorf("measured run: %w", err)
 		}
 		profiles = append(profiles, ws)
@@ -124,35 +125,35 @@ func measureWorkSpan(b *benchmark, o *options) (row workSpanRow, ok bool, err er
 
 // timeRun resets j, runs it once and verifies it, returning its time.
 func timeRun(j *job) error {
-	if j.reset != nil {
-		j.reset()
+	if j.Reset != nil {
+		j.Reset()
 	}
-	j.run()
-	return j.verify()
+	j.Run()
+	return j.Verify()
 }
 
 // medianTime returns the median time of -runs plain runs of b's gofork
 // program at p workers, after a warm-up.
 func medianTime(b *benchmark, p int, o *options) (time.Duration, error) {
-	j, err := b.setup(variantGofork, p, o.quick)
+	j, err := b.Setup(variantGofork, p, kernels.ScaleOf(o.quick))
 	if err != nil {
 		return 0, err
 	}
-	if j.close != nil {
-		defer j.close()
+	if j.Close != nil {
+		defer j.Close()
 	}
 	if err := timeRun(j); err != nil {
 		return 0, err
 	}
 	var ts []int64
 	for range o.runs {
-		if j.reset != nil {
-			j.reset()
+		if j.Reset != nil {
+			j.Reset()
 		}
 		start := time.Now()
-		j.run()
+		j.Run()
 		ts = append(ts, int64(time.Since(start)))
-		if err := j.verify(); err != nil {
+		if err := j.Verify(); err != nil {
 			return 0, err
 		}
 	}

@@ -1,6 +1,9 @@
 package kernels
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestPoolSortsAllDesigns runs both recursive tests on every design at a size
 // with a few levels of recursion.
@@ -22,5 +25,31 @@ func TestPoolSortsAllDesigns(t *testing.T) {
 				j.Close()
 			}
 		}
+	}
+}
+
+// TestPoolsVerifiersCatchWrongResults corrupts a pools test's result after
+// a run and checks its oracle notices.
+func TestPoolsVerifiersCatchWrongResults(t *testing.T) {
+	ft := &flatTest{name: "light", n: 100}
+	fj, _ := setupFlat(Serial, 1, ft)
+	fj.Reset()
+	fj.Run()
+	if err := fj.Verify(); err != nil {
+		t.Fatalf("light: %v", err)
+	}
+	ft.hits[7].Add(1) // task 7 "ran twice"
+	if err := fj.Verify(); err == nil || !strings.Contains(err.Error(), "exactly once") {
+		t.Errorf("double run not caught: %v", err)
+	}
+	sj, _ := setupPoolSort(Serial, 1, 10_000, true)
+	sj.Reset()
+	sj.Run()
+	if err := sj.Verify(); err != nil {
+		t.Fatalf("mergesort: %v", err)
+	}
+	sj.Reset() // unsorted input again
+	if err := sj.Verify(); err == nil {
+		t.Errorf("unsorted result not caught")
 	}
 }

@@ -1,13 +1,13 @@
 // Command forkbench runs gofork's benchmark suite and compares it with the
 // serial program and with what a Go user would write instead.
 //
-//	go run ./cmd/forkbench                 # main suite at P = 1, 2, 4, ... GOMAXPROCS
-//	go run ./cmd/forkbench -quick -q       # ~10% sizes, no progress line
-//	go run ./cmd/forkbench -suite pools    # gofork vs hand-written thread pools
-//	go run ./cmd/forkbench -suite all      # every suite
-//	go run ./cmd/forkbench -out results -compare old/results.json
-//	go run ./cmd/forkbench -list           # suites, benchmarks, sizes, baselines, cutoffs
-//	go run ./cmd/forkbench -replot results/results.json -out plots   # plots of a saved run, nothing run
+//	go run -C cmd/forkbench .          # main suite at P = 1, 2, 4, ... GOMAXPROCS
+//	go run . -quick -q                 # in cmd/forkbench: ~10% sizes, no progress line
+//	go run . -suite pools              # gofork vs hand-written thread pools
+//	go run . -suite all                # every suite
+//	go run . -out results -compare old/results.json
+//	go run . -list                     # suites, benchmarks, sizes, baselines, cutoffs
+//	go run . -replot results/results.json -out plots   # plots of a saved run, nothing run
 //
 // Every configuration (benchmark, variant, P) runs in a child process (a
 // re-exec of forkbench with GOMAXPROCS=P), one warm-up and -runs timed runs,
@@ -84,42 +84,12 @@
 //
 // # Adding a benchmark or a suite
 //
-// Each benchmark lives in its own bench_*.go file and registers itself from
-// init, so a benchmark whose package is missing is simply absent, and a new
-// one needs no edit anywhere else:
-//
-//	func init() {
-//		register(&benchmark{
-//			name:     "mapseq",          // for -bench and the tables
-//			suite:    "group",           // a new name makes a new -suite
-//			order:    200,               // listing order
-//			about:    "par.MapSeq over 1 M lines; baseline: a worker per core and a reorder buffer",
-//			size:     func(quick bool) string { return fmt.Sprintf("n=%d", pick(quick, 1_000_000, 100_000)) },
-//			variants: []string{variantSerial, variantGofork, variantBaseline},
-//			baseline: "channel pipeline", // the Go baseline in a few words
-//			cutoff:   "batches of 256 lines on both sides",
-//			setup:    setupMapSeq,
-//		})
-//	}
-//
-// setup(variant, p, quick) returns a job: run is the timed work, verify
-// checks its result against an oracle (a wrong result fails the command),
-// reset (untimed) and close are optional. variants[0] must be
-// variantSerial, variants[1] variantGofork; the rest are baselines.
-//
-// The suite is whatever name the benchmark gives: -suite accepts every name
-// some benchmark registers, -suite all and -list include it, and the help
-// lists it. The Go baseline is variantBaseline when variants has it; set
-// baselineVariant to name another (variantSerial when the serial program is
-// what a Go user has, as slices.Sort is for sort; one of several designs, as
-// in the pools suite). A benchmark with a Go baseline must name it
-// (baseline) and say where both sides stop forking (cutoff), or register
-// panics: the baseline must do the same work as the gofork row it is
-// compared with. A recursive benchmark registers two rows: <name> with
-// kind kindForkEverywhere (cutoff "none: ...") and <name>-cutoff, as a
-// user writes it, on the same problem; TestForkEverywhereHasCutoffTwin
-// checks the pair. A row whose time is a latency (job.measured) or a wait
-// has kind kindLatency. A note is printed after the benchmark's name, so
-// it does not start with it. The tables, the verdict, results.json and the plots
-// pick the new benchmark up from the registry and the results.
+// forkbench carries no benchmark of its own: it registers every Kernel of
+// harness/kernels, whose package doc says how to add one. A kernel's Suite
+// is a -suite name: -suite accepts every name some kernel gives, and -suite
+// all, -list and the help include it. The tables, the verdict,
+// results.json and the plots pick a new kernel up from the registry.
+// register checks that a kernel with a Go baseline names it and says where
+// both sides stop forking, and TestForkEverywhereHasCutoffTwin that a
+// kernel forking everywhere has a <name>-cutoff row as a user writes it.
 package main

@@ -52,7 +52,7 @@ func benchPools(b *testing.B, prefix string, policies []core.Policy, fn func(b *
 				defer pool.Close()
 				// Warm up: the first fork at each depth allocates that
 				// depth's frame once; b.Loop then measures the steady state.
-				core.Run(pool, func(w *core.Worker) int { return warmChain(w, 64) })
+				core.RunValue(pool, func(w *core.Worker) int { return warmChain(w, 64) })
 				b.ReportAllocs()
 				fn(b, pool)
 			})
@@ -94,7 +94,7 @@ func BenchmarkFib(b *testing.B) {
 		benchPools(b, fmt.Sprintf("n=%d/", n), bothPolicies, func(b *testing.B, p *core.Pool) {
 			root := func(w *core.Worker) int { return kernels.Fib(w, n) } // made once: Run itself allocates nothing
 			for b.Loop() {
-				if core.Run(p, root) != want {
+				if core.RunValue(p, root) != want {
 					b.Fatal("wrong fib")
 				}
 			}
@@ -111,7 +111,7 @@ func BenchmarkFib(b *testing.B) {
 	benchPools(b, fmt.Sprintf("n=%d/", small), []core.Policy{core.WorkFirst}, func(b *testing.B, p *core.Pool) {
 		root := func(w *core.Worker) int { return kernels.Fib(w, small) }
 		for b.Loop() {
-			sink = core.Run(p, root)
+			sink = core.RunValue(p, root)
 		}
 	})
 	b.Run(fmt.Sprintf("n=%d/goroutines", small), func(b *testing.B) {
@@ -136,7 +136,7 @@ func BenchmarkNQueens(b *testing.B) {
 	benchPools(b, fmt.Sprintf("n=%d/", nqN), bothPolicies, func(b *testing.B, p *core.Pool) {
 		root := func(w *core.Worker) int { return kernels.NQueens(w, kernels.NQArg{}) }
 		for b.Loop() {
-			if core.Run(p, root) != want {
+			if core.RunValue(p, root) != want {
 				b.Fatal("wrong nqueens")
 			}
 		}
@@ -145,7 +145,7 @@ func BenchmarkNQueens(b *testing.B) {
 	benchPools(b, fmt.Sprintf("n=%d/grain=%d/", nqN, nqGrain), []core.Policy{core.WorkFirst}, func(b *testing.B, p *core.Pool) {
 		root := func(w *core.Worker) int { return kernels.NQueensGrain(w, kernels.NQArg{}) }
 		for b.Loop() {
-			if core.Run(p, root) != want {
+			if core.RunValue(p, root) != want {
 				b.Fatal("wrong nqueens")
 			}
 		}
@@ -173,14 +173,14 @@ func BenchmarkIntegrate(b *testing.B) {
 	benchPools(b, fmt.Sprintf("n=%d/", intN), []core.Policy{core.WorkFirst}, func(b *testing.B, p *core.Pool) {
 		root := func(w *core.Worker) float64 { return kernels.Integrate(w, whole) }
 		for b.Loop() {
-			intCheck(b, core.Run(p, root))
+			intCheck(b, core.RunValue(p, root))
 		}
 	})
 	// Forks above depth 12 only: the speedup a user gets.
 	benchPools(b, fmt.Sprintf("n=%d/grain=%d/", intN, kernels.IntLeaves), []core.Policy{core.WorkFirst}, func(b *testing.B, p *core.Pool) {
 		root := func(w *core.Worker) float64 { return kernels.IntegrateGrain(w, grain) }
 		for b.Loop() {
-			intCheck(b, core.Run(p, root))
+			intCheck(b, core.RunValue(p, root))
 		}
 	})
 }
@@ -205,10 +205,10 @@ func BenchmarkScheduler(b *testing.B) {
 			run  func(p *core.Pool)
 		}{
 			{"fib30", func(p *core.Pool) {
-				sink = core.Run(p, func(w *core.Worker) int { return kernels.Fib(w, kernels.FibN) })
+				sink = core.RunValue(p, func(w *core.Worker) int { return kernels.Fib(w, kernels.FibN) })
 			}},
 			{"nqueens12", func(p *core.Pool) {
-				sink = core.Run(p, func(w *core.Worker) int { return kernels.NQueens(w, kernels.NQArg{}) })
+				sink = core.RunValue(p, func(w *core.Worker) int { return kernels.NQueens(w, kernels.NQArg{}) })
 			}},
 			{"utsT1", func(p *core.Pool) { sink = int(uts.Search(uts.T1, par.WithPool(p)).Nodes) }},
 		} {
@@ -234,7 +234,7 @@ func BenchmarkScheduler(b *testing.B) {
 					next = next.Add(100 * time.Microsecond)
 					time.Sleep(time.Until(next))
 					submit := time.Now()
-					lat = append(lat, core.Run(p, func(w *core.Worker) time.Duration {
+					lat = append(lat, core.RunValue(p, func(w *core.Worker) time.Duration {
 						d := time.Since(submit)
 						sink = kernels.Fib(w, 12)
 						return d

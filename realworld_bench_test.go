@@ -91,7 +91,7 @@ func BenchmarkSpareStart(b *testing.B) {
 			done.Add(1)
 			go func() {
 				defer done.Done()
-				core.Run(pool, func(*core.Worker) int { inside.Done(); <-release; return 0 })
+				core.RunValue(pool, func(*core.Worker) int { inside.Done(); <-release; return 0 })
 			}()
 		}
 		inside.Wait()
@@ -99,7 +99,7 @@ func BenchmarkSpareStart(b *testing.B) {
 		time.Sleep(20 * time.Millisecond) // the governor backs off to its longest interval
 		b.StartTimer()
 		submit := time.Now()
-		lat = append(lat, core.Run(pool, func(*core.Worker) time.Duration { return time.Since(submit) }))
+		lat = append(lat, core.RunValue(pool, func(*core.Worker) time.Duration { return time.Since(submit) }))
 		close(release)
 		done.Wait()
 	}
@@ -186,7 +186,7 @@ func BenchmarkDefault(b *testing.B) {
 	})
 	b.Run("fib", func(b *testing.B) {
 		for b.Loop() {
-			sink = core.Run(core.Default(), func(w *core.Worker) int { return kernels.Fib(w, 27) })
+			sink = core.RunValue(core.Default(), func(w *core.Worker) int { return kernels.Fib(w, 27) })
 		}
 		b.ReportMetric(float64(core.Default().Workers()), "workers")
 		b.ReportMetric(float64(runtime.GOMAXPROCS(0)), "gomaxprocs")
@@ -224,7 +224,7 @@ func BenchmarkGroupEmpty(b *testing.B) {
 		b.Run(fmt.Sprintf("gofork-in-task/p=%d", p), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				core.Run(pool, func(*core.Worker) int {
+				core.RunValue(pool, func(*core.Worker) int {
 					g := par.NewGroup(par.WithPool(pool))
 					for range n {
 						g.Go(nop)
@@ -299,7 +299,7 @@ func BenchmarkGroup(b *testing.B) {
 		b.Run(size.name+"/gofork-in-task/p=2", func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				core.Run(pool, func(*core.Worker) int {
+				core.RunValue(pool, func(*core.Worker) int {
 					g := par.NewGroup(par.WithPool(pool))
 					for i := range n {
 						g.Go(func() error { task(i); return nil })

@@ -14,7 +14,6 @@ import (
 	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
-	"gonum.org/v1/plot/vg/vgimg"
 	"gonum.org/v1/plot/vg/vgsvg"
 )
 
@@ -198,22 +197,14 @@ func (r *Results) plotSuites() []suitePlot {
 	return out
 }
 
-// barsBelow is the number of worker counts below which a suite's plots
-// are bar charts at the largest P; from it up, lines against P.
-const barsBelow = 3
-
 // writePlots writes the plots of r into dir, for each suite:
 // speedup-<suite>.svg, efficiency-<suite>.svg and rss-<suite>.svg for its
 // benchmarks with a serial program (the speedup and efficiency plots leave
 // out the latency rows, which have none), and, for its benchmarks with a
 // column per design, speedup-<suite>.svg (speedup-<suite>-designs.svg when
-// the suite has both kinds). With fewer than barsBelow worker counts
-// measured in a suite, each plot is a sorted bar chart at the largest P;
-// else it draws lines against P. It returns the files written.
-func writePlots(dir string, r *Results) ([]string, error) { return writePlotsAs(dir, ".svg", r) }
-
-// writePlotsAs is writePlots with the file extension (".svg" or ".png").
-func writePlotsAs(dir, ext string, r *Results) ([]string, error) {
+// the suite has both kinds). Each plot is a sorted bar chart at the largest
+// P measured in the suite. It returns the files written.
+func writePlots(dir string, r *Results) ([]string, error) {
 	var files []string
 	machine := fmt.Sprintf("%s, %d cores, %s", r.Machine.CPU, r.Machine.Cores, r.Machine.GoVersion)
 	for _, s := range r.plotSuites() {
@@ -239,7 +230,7 @@ func writePlotsAs(dir, ext string, r *Results) ([]string, error) {
 			out = append(out, plotFile{name, designsFigure(r, s, machine)})
 		}
 		for _, f := range out {
-			if err := saveFigure(filepath.Join(dir, f.name+ext), f.fig, &files); err != nil {
+			if err := saveFigure(filepath.Join(dir, f.name+".svg"), f.fig, &files); err != nil {
 				return files, err
 			}
 		}
@@ -247,26 +238,20 @@ func writePlotsAs(dir, ext string, r *Results) ([]string, error) {
 	return files, nil
 }
 
-// saveFigure draws f into path, as SVG or, when path ends in .png, PNG,
-// and appends path to files; a nil f (nothing measured) writes nothing.
+// saveFigure draws f into path as SVG and appends path to files; a nil f
+// (nothing measured) writes nothing.
 func saveFigure(path string, f figure, files *[]string) error {
 	if f == nil {
 		return nil
 	}
 	w, h := f.size()
-	var c vg.CanvasWriterTo = vgsvg.New(w, h)
-	if filepath.Ext(path) == ".png" {
-		c = vgimg.PngCanvas{Canvas: vgimg.New(w, h)}
-	}
+	c := vgsvg.New(w, h)
 	f.draw(draw.New(c))
 	var buf bytes.Buffer
 	if _, err := c.WriteTo(&buf); err != nil {
 		return err
 	}
-	b := buf.Bytes()
-	if filepath.Ext(path) != ".png" {
-		b = bytes.ReplaceAll(b, []byte(svgFontFamily), []byte(svgFontFallback))
-	}
+	b := bytes.ReplaceAll(buf.Bytes(), []byte(svgFontFamily), []byte(svgFontFallback))
 	if err := os.WriteFile(path, b, 0o644); err != nil {
 		return err
 	}

@@ -379,3 +379,25 @@ func barTimes(x float64) string {
 
 // mibTick labels an RSS tick in MiB.
 func mibTick(v float64) string { return strconv.FormatFloat(v, 'g', 4, 64) }
+
+// maxLogTicks is the most ticks a log2 axis gets.
+const maxLogTicks = 9
+
+// log2Step is the number of doublings between two ticks of a log2 axis
+// from 2^first to 2^last: enough for at most maxLogTicks ticks.
+func log2Step(first, last float64) float64 {
+	return max(math.Ceil((last-first)/(maxLogTicks-1)), 1)
+}
+
+// log2Ticks puts ticks at the powers of two between lo and hi whose
+// exponents are multiples of log2Step, labelled by label, on an axis in
+// log2 of the values: a tick's value is its exponent.
+func log2Ticks(lo, hi float64, label func(float64) string) plot.ConstantTicks {
+	first, last := math.Ceil(math.Log2(lo)), math.Floor(math.Log2(hi))
+	step := log2Step(first, last)
+	var ticks plot.ConstantTicks
+	for e := math.Ceil(first/step) * step; e <= last; e += step {
+		ticks = append(ticks, plot.Tick{Value: e, Label: label(math.Exp2(e))})
+	}
+	return ticks
+}

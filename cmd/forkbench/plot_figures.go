@@ -4,13 +4,11 @@ import (
 	"fmt"
 	"image/color"
 	"slices"
-
-	"gonum.org/v1/plot/plotter"
 )
 
-// What each plot of a suite shows. With fewer than barsBelow worker counts
-// measured, a bar chart at the largest P, rows sorted by value; else lines
-// against P.
+// What each plot of a suite shows: a bar chart at the largest P measured,
+// rows sorted by value. The figures at every P are in the tables and in
+// results.csv.
 
 // idealRef is the reference line at the ideal speedup P, for a bar chart
 // whose largest value is hi: drawn only when it fits, within one doubling
@@ -37,19 +35,6 @@ func kindSwatches(groups []barGroup) []swatch {
 	return out
 }
 
-// rowLines is a line per row of the points pts(row), rows with none left
-// out, in legend order (sortSeries).
-func rowLines(rows []plotRow, pts func(plotRow) plotter.XYs) []series {
-	var lines []series
-	for _, row := range rows {
-		if xys := pts(row); len(xys) > 0 {
-			lines = append(lines, series{name: row.name, pts: xys})
-		}
-	}
-	sortSeries(lines)
-	return lines
-}
-
 // ratioBars is a bar per row of value f(row) at P = maxP, coloured by its
 // kind of row; rows not measured at maxP are left out.
 func ratioBars(rows []plotRow, maxP int, f func(plotRow) (float64, bool), label func(float64) string) (gs []barGroup, hi float64) {
@@ -68,33 +53,18 @@ func ratioBars(rows []plotRow, maxP int, f func(plotRow) (float64, bool), label 
 // speedupFigure is a suite's speedup Ts/TP plot; nil when nothing has one.
 func speedupFigure(s suitePlot, machine string) figure {
 	maxP := s.ps[len(s.ps)-1]
-	if len(s.ps) < barsBelow {
-		gs, hi := ratioBars(s.rows, maxP, func(r plotRow) (float64, bool) { return at(r.speedup, maxP) }, barTimes)
-		if len(gs) == 0 {
-			return nil
-		}
-		return &barChart{
-			title:    fmt.Sprintf("%s suite: speedup over the serial program, Ts/T%d, at P = %d\n%s", s.name, maxP, maxP, machine),
-			xLabel:   fmt.Sprintf("speedup Ts/T%d (log scale)", maxP),
-			log:      true,
-			tick:     timesTick,
-			groups:   gs,
-			refs:     append([]refLine{serialRef}, idealRef(maxP, hi)...),
-			swatches: kindSwatches(gs),
-		}
-	}
-	lines := rowLines(s.rows, func(r plotRow) plotter.XYs { return r.speedup })
-	if len(lines) == 0 {
+	gs, hi := ratioBars(s.rows, maxP, func(r plotRow) (float64, bool) { return at(r.speedup, maxP) }, barTimes)
+	if len(gs) == 0 {
 		return nil
 	}
-	return &lineChart{
-		title:   fmt.Sprintf("%s suite: speedup over the serial program, Ts/TP\n%s", s.name, machine),
-		yLabel:  "speedup Ts/TP (log scale)",
-		lines:   lines,
-		ref:     plotter.XYs{{X: 1, Y: 1}, {X: float64(maxP), Y: float64(maxP)}},
-		refName: "ideal speedup P",
-		ps:      s.ps,
-		yTick:   timesTick,
+	return &barChart{
+		title:    fmt.Sprintf("%s suite: speedup over the serial program, Ts/T%d, at P = %d\n%s", s.name, maxP, maxP, machine),
+		xLabel:   fmt.Sprintf("speedup Ts/T%d (log scale)", maxP),
+		log:      true,
+		tick:     timesTick,
+		groups:   gs,
+		refs:     append([]refLine{serialRef}, idealRef(maxP, hi)...),
+		swatches: kindSwatches(gs),
 	}
 }
 
@@ -103,42 +73,21 @@ func speedupFigure(s suitePlot, machine string) figure {
 func efficiencyFigure(s suitePlot, machine string) figure {
 	maxP := s.ps[len(s.ps)-1]
 	percent := func(v float64) string { return fmt.Sprintf("%.0f%%", 100*v) }
-	if len(s.ps) < barsBelow {
-		gs, _ := ratioBars(s.rows, maxP, func(r plotRow) (float64, bool) {
-			x, ok := at(r.speedup, maxP)
-			return x / float64(maxP), ok
-		}, percent)
-		if len(gs) == 0 {
-			return nil
-		}
-		return &barChart{
-			title:    fmt.Sprintf("%s suite: efficiency Ts/(%d·T%d) at P = %d\n%s", s.name, maxP, maxP, maxP, machine),
-			xLabel:   fmt.Sprintf("efficiency Ts/(%d·T%d) (log scale)", maxP, maxP),
-			log:      true,
-			tick:     percentTick,
-			groups:   gs,
-			refs:     []refLine{{x: 1, name: "100%: ideal, speedup P"}},
-			swatches: kindSwatches(gs),
-		}
-	}
-	lines := rowLines(s.rows, func(r plotRow) plotter.XYs {
-		var pts plotter.XYs
-		for _, pt := range r.speedup {
-			pts = append(pts, plotter.XY{X: pt.X, Y: pt.Y / pt.X})
-		}
-		return pts
-	})
-	if len(lines) == 0 {
+	gs, _ := ratioBars(s.rows, maxP, func(r plotRow) (float64, bool) {
+		x, ok := at(r.speedup, maxP)
+		return x / float64(maxP), ok
+	}, percent)
+	if len(gs) == 0 {
 		return nil
 	}
-	return &lineChart{
-		title:   fmt.Sprintf("%s suite: efficiency Ts/(P·TP)\n%s", s.name, machine),
-		yLabel:  "efficiency Ts/(P·TP) (log scale)",
-		lines:   lines,
-		ref:     plotter.XYs{{X: 1, Y: 1}, {X: float64(maxP), Y: 1}},
-		refName: "ideal efficiency 100%",
-		ps:      s.ps,
-		yTick:   percentTick,
+	return &barChart{
+		title:    fmt.Sprintf("%s suite: efficiency Ts/(%d·T%d) at P = %d\n%s", s.name, maxP, maxP, maxP, machine),
+		xLabel:   fmt.Sprintf("efficiency Ts/(%d·T%d) (log scale)", maxP, maxP),
+		log:      true,
+		tick:     percentTick,
+		groups:   gs,
+		refs:     []refLine{{x: 1, name: "100%: ideal, speedup P"}},
+		swatches: kindSwatches(gs),
 	}
 }
 
@@ -155,46 +104,34 @@ func rssFigure(s suitePlot, machine string) figure {
 		}
 		return fmt.Sprintf("%.1f MiB", v)
 	}
-	if len(s.ps) < barsBelow {
-		var gs []barGroup
-		serial := false
-		for _, row := range s.rows {
-			v, ok := at(row.rss, maxP)
-			if !ok {
-				continue
-			}
-			g := barGroup{name: row.name, bars: []bar{{value: v, label: mb(v), color: goforkColor}}}
-			if row.serialRSS > 0 {
-				g.bars = append(g.bars, bar{value: row.serialRSS, label: mb(row.serialRSS), color: serialColor})
-				serial = true
-			}
-			gs = append(gs, g)
+	var gs []barGroup
+	serial := false
+	for _, row := range s.rows {
+		v, ok := at(row.rss, maxP)
+		if !ok {
+			continue
 		}
-		if len(gs) == 0 {
-			return nil
+		g := barGroup{name: row.name, bars: []bar{{value: v, label: mb(v), color: goforkColor}}}
+		if row.serialRSS > 0 {
+			g.bars = append(g.bars, bar{value: row.serialRSS, label: mb(row.serialRSS), color: serialColor})
+			serial = true
 		}
-		sortGroups(gs)
-		sw := []swatch{{name: fmt.Sprintf("gofork at P = %d", maxP), color: goforkColor}}
-		if serial {
-			sw = append(sw, swatch{name: "the serial program", color: serialColor})
-		}
-		return &barChart{
-			title:    fmt.Sprintf("%s suite: peak RSS of gofork at P = %d and of the serial program\n%s", s.name, maxP, machine),
-			xLabel:   "peak RSS (MiB)",
-			tick:     mibTick,
-			groups:   gs,
-			swatches: sw,
-		}
+		gs = append(gs, g)
 	}
-	lines := rowLines(s.rows, func(r plotRow) plotter.XYs { return r.rss })
-	if len(lines) == 0 {
+	if len(gs) == 0 {
 		return nil
 	}
-	return &lineChart{
-		title:  fmt.Sprintf("%s suite: peak RSS of gofork\n%s", s.name, machine),
-		yLabel: "peak RSS (MiB)",
-		lines:  lines,
-		ps:     s.ps,
+	sortGroups(gs)
+	sw := []swatch{{name: fmt.Sprintf("gofork at P = %d", maxP), color: goforkColor}}
+	if serial {
+		sw = append(sw, swatch{name: "the serial program", color: serialColor})
+	}
+	return &barChart{
+		title:    fmt.Sprintf("%s suite: peak RSS of gofork at P = %d and of the serial program\n%s", s.name, maxP, machine),
+		xLabel:   "peak RSS (MiB)",
+		tick:     mibTick,
+		groups:   gs,
+		swatches: sw,
 	}
 }
 
@@ -211,68 +148,39 @@ func designsFigure(r *Results, s suitePlot, machine string) figure {
 		}
 		return ratio(sr.MedianNS, c.MedianNS), true
 	}
-	if len(s.ps) < barsBelow {
-		var gs []barGroup
-		var hi float64
-		used := make([]bool, len(designs))
-		for _, name := range s.designs {
-			g := barGroup{name: name}
-			for i, d := range designs {
-				if v, ok := speedup(name, d, maxP); ok {
-					g.bars = append(g.bars, bar{value: v, label: barTimes(v), color: palette[i%len(palette)]})
-					used[i] = true
-					hi = max(hi, v)
-				}
-			}
-			if len(g.bars) > 0 {
-				gs = append(gs, g)
-			}
-		}
-		if len(gs) == 0 {
-			return nil
-		}
-		sortGroups(gs)
-		var sw []swatch
-		for i, d := range designs {
-			if used[i] {
-				sw = append(sw, swatch{name: d, color: palette[i%len(palette)]})
-			}
-		}
-		return &barChart{
-			title:    fmt.Sprintf("%s suite: speedup of each design over the serial program at P = %d\n%s", s.name, maxP, machine),
-			xLabel:   fmt.Sprintf("speedup Ts/T%d (log scale)", maxP),
-			log:      true,
-			tick:     timesTick,
-			groups:   gs,
-			refs:     append([]refLine{serialRef}, idealRef(maxP, hi)...),
-			swatches: sw,
-		}
-	}
-	pc := &panelsChart{
-		title:  fmt.Sprintf("%s suite: speedup of each design over the serial program, Ts/TP\n%s", s.name, machine),
-		names:  designs,
-		ps:     s.ps,
-		yLabel: "speedup Ts/TP",
-	}
+	var gs []barGroup
+	var hi float64
+	used := make([]bool, len(designs))
 	for _, name := range s.designs {
-		pn := panel{name: name, ref: plotter.XYs{{X: 1, Y: 1}, {X: float64(maxP), Y: float64(maxP)}}}
-		measured := false
-		for _, d := range designs {
-			var pts plotter.XYs
-			for _, p := range r.workers(name, d) {
-				if v, ok := speedup(name, d, p); ok {
-					pts = append(pts, plotter.XY{X: float64(p), Y: v})
-				}
+		g := barGroup{name: name}
+		for i, d := range designs {
+			if v, ok := speedup(name, d, maxP); ok {
+				g.bars = append(g.bars, bar{value: v, label: barTimes(v), color: palette[i%len(palette)]})
+				used[i] = true
+				hi = max(hi, v)
 			}
-			measured = measured || len(pts) > 0
-			pn.lines = append(pn.lines, series{name: d, pts: pts})
 		}
-		if measured {
-			pc.panels = append(pc.panels, pn)
+		if len(g.bars) > 0 {
+			gs = append(gs, g)
 		}
 	}
-	if len(pc.panels) == 0 {
+	if len(gs) == 0 {
 		return nil
 	}
-	return pc
+	sortGroups(gs)
+	var sw []swatch
+	for i, d := range designs {
+		if used[i] {
+			sw = append(sw, swatch{name: d, color: palette[i%len(palette)]})
+		}
+	}
+	return &barChart{
+		title:    fmt.Sprintf("%s suite: speedup of each design over the serial program at P = %d\n%s", s.name, maxP, machine),
+		xLabel:   fmt.Sprintf("speedup Ts/T%d (log scale)", maxP),
+		log:      true,
+		tick:     timesTick,
+		groups:   gs,
+		refs:     append([]refLine{serialRef}, idealRef(maxP, hi)...),
+		swatches: sw,
+	}
 }

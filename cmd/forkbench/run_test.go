@@ -349,8 +349,8 @@ func TestInterruptWritesPartialResults(t *testing.T) {
 	}
 }
 
-// TestPlotsFromSavedResults draws every plot, SVG and PNG, from a results
-// file, the way -out does at the end of a run.
+// TestPlotsFromSavedResults draws every plot from a results file, the way
+// -out does at the end of a run.
 func TestPlotsFromSavedResults(t *testing.T) {
 	r := sampleResults()
 	r.Configs = append(r.Configs,
@@ -360,19 +360,17 @@ func TestPlotsFromSavedResults(t *testing.T) {
 		Config{Bench: "light", Suite: "pools", Variant: variantGlobal, P: 2, MedianNS: 500},
 	)
 	dir := t.TempDir()
-	for _, ext := range []string{".svg", ".png"} {
-		files, err := writePlotsAs(dir, ext, r)
-		if err != nil {
-			t.Fatal(err)
-		}
-		want := []string{"speedup-main", "efficiency-main", "rss-main", "speedup-pools"}
-		if len(files) != len(want) {
-			t.Fatalf("%s: wrote %v, want %v", ext, files, want)
-		}
-		for i, f := range files {
-			if filepath.Base(f) != want[i]+ext {
-				t.Errorf("file %d = %s, want %s%s", i, f, want[i], ext)
-			}
+	files, err := writePlots(dir, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"speedup-main", "efficiency-main", "rss-main", "speedup-pools"}
+	if len(files) != len(want) {
+		t.Fatalf("wrote %v, want %v", files, want)
+	}
+	for i, f := range files {
+		if filepath.Base(f) != want[i]+".svg" {
+			t.Errorf("file %d = %s, want %s.svg", i, f, want[i])
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"encoding/csv"
 	"fmt"
 	"io"
@@ -112,7 +113,7 @@ func measureWorkSpan(b *benchmark, o *options) (row workSpanRow, ok bool, err er
 		profiles = append(profiles, ws)
 	}
 	slices.SortFunc(profiles, func(x, y core.WorkSpan) int {
-		return compareFloat(x.Parallelism(), y.Parallelism())
+		return cmp.Compare(x.Parallelism(), y.Parallelism())
 	})
 	row.ws = profiles[len(profiles)/2]
 	if o.maxWorkers >= 2 {
@@ -159,16 +160,6 @@ func medianTime(b *benchmark, p int, o *options) (time.Duration, error) {
 	}
 	m, _, _ := summary(ts)
 	return time.Duration(m), nil
-}
-
-func compareFloat(x, y float64) int {
-	switch {
-	case x < y:
-		return -1
-	case x > y:
-		return 1
-	}
-	return 0
 }
 
 // measuredSpeedup returns t1/t2, or 0 when either was not measured.

@@ -76,7 +76,7 @@ func SetupFib(variant string, p int, s Scale, cutoff int) (*Job, error) {
 			fib = FibCutoff
 		}
 		root := func(w *core.Worker) int { return fib(w, n) }
-		j.Run = func() { got = core.Run(pool, root) }
+		j.Run = func() { got = core.RunValue(pool, root) }
 		j.Close = pool.Close
 		j.Pool = pool
 	case Baseline:

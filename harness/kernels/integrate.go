@@ -188,7 +188,7 @@ func setupIntegrate(variant string, p int, s Scale, cut bool) (*Job, error) {
 		if cut {
 			f = func(w *core.Worker) float64 { return IntegrateGrain(w, groot) }
 		}
-		j.Run = func() { got = core.Run(pool, f) }
+		j.Run = func() { got = core.RunValue(pool, f) }
 		j.Close = pool.Close
 		j.Pool = pool
 	case Baseline:

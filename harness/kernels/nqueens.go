@@ -72,7 +72,7 @@ func setupNQueens(variant string, p, grain int) (*Job, error) {
 			nq = NQueensGrain
 		}
 		root := func(w *core.Worker) int { return nq(w, NQArg{}) }
-		j.Run = func() { got = core.Run(pool, root) }
+		j.Run = func() { got = core.RunValue(pool, root) }
 		j.Close = pool.Close
 		j.Pool = pool
 	case Baseline:

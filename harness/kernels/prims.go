@@ -150,7 +150,7 @@ func FilterAppendFunc[E any](s []E, keep func(E) bool) []E {
 
 // FilterBlocksThirds is par.FilterBlocks with the append loop written out.
 func FilterBlocksThirds(x []uint64, opts ...par.Option) []uint64 {
-	return par.FilterBlocks(len(x), func(dst []uint64, lo, hi int) []uint64 {
+	return par.FilterBlocks(len(x), func(lo, hi int, dst []uint64) []uint64 {
 		for _, v := range x[lo:hi] {
 			if v%3 == 0 {
 				dst = append(dst, v)

@@ -110,17 +110,9 @@ func measure(spec childSpec, stop *atomic.Bool, progress func(int, time.Duration
 			res.Interrupted = true
 			break
 		}
-		if j.Reset != nil {
-			j.Reset()
-		}
 		runtime.GC()
-		start := time.Now()
-		j.Run()
-		d := time.Since(start)
-		if j.Measured != nil {
-			d = j.Measured()
-		}
-		if err := j.Verify(); err != nil {
+		d, err := j.Once()
+		if err != nil {
 			res.Error = err.Error()
 		} else if spec.ForceFail {
 			res.Error = "forced verification failure (-x-fail)"

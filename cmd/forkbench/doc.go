@@ -39,11 +39,10 @@
 // With -out DIR it writes results.json (every raw run, the machine, each
 // benchmark's kind, cutoff and baseline, the verdict; see Results),
 // results.csv and, per suite, SVG bar charts at the largest P measured:
-// speedup-<suite>.svg (Ts/TP), efficiency-<suite>.svg and rss-<suite>.svg,
-// or a bar per design for the pools suite. Bars are sorted from the largest
-// value down, labelled with their value, speedups and efficiencies on a log
-// scale from 1 with reference lines at 1 and, where it fits, at the ideal
-// P. An -out directory that cannot be written is refused before anything
+// speedup-<suite>.svg (Ts/TP) and rss-<suite>.svg, or a bar per design for
+// the pools suite. Bars are sorted from the largest value down, labelled
+// with their value, speedups on a log scale from 1 with reference lines at
+// 1 and, where it fits, at the ideal P. An -out directory that cannot be written is refused before anything
 // runs. -compare OLD.json compares only configurations of the same problem
 // size, and warns when one run used -quick sizes and the other did not.
 //

@@ -119,12 +119,6 @@ func drawTitle(c draw.Canvas, title string) draw.Canvas {
 	return c
 }
 
-// figure is one plot file's drawing: its canvas size, and how to draw on it.
-type figure interface {
-	size() (w, h vg.Length)
-	draw(dc draw.Canvas)
-}
-
 // suitePlot is one suite's measurements as its plots draw them.
 type suitePlot struct {
 	name    string
@@ -133,7 +127,7 @@ type suitePlot struct {
 	designs []string  // the benchmarks with a column per design (the pools suite)
 }
 
-// plotRow is one benchmark of a suite's speedup, efficiency and RSS plots.
+// plotRow is one benchmark of a suite's speedup and RSS plots.
 type plotRow struct {
 	name, kind string
 	// speedup holds (P, Ts/TP); none for a latency row, whose serial
@@ -198,8 +192,8 @@ func (r *Results) plotSuites() []suitePlot {
 }
 
 // writePlots writes the plots of r into dir, for each suite:
-// speedup-<suite>.svg, efficiency-<suite>.svg and rss-<suite>.svg for its
-// benchmarks with a serial program (the speedup and efficiency plots leave
+// speedup-<suite>.svg and rss-<suite>.svg for its benchmarks with a
+// serial program (the speedup plot leaves
 // out the latency rows, which have none), and, for its benchmarks with a
 // column per design, speedup-<suite>.svg (speedup-<suite>-designs.svg when
 // the suite has both kinds). Each plot is a sorted bar chart at the largest
@@ -213,13 +207,12 @@ func writePlots(dir string, r *Results) ([]string, error) {
 		}
 		type plotFile struct {
 			name string
-			fig  figure
+			fig  *barChart
 		}
 		var out []plotFile
 		if len(s.rows) > 0 {
 			out = append(out,
 				plotFile{"speedup-" + s.name, speedupFigure(s, machine)},
-				plotFile{"efficiency-" + s.name, efficiencyFigure(s, machine)},
 				plotFile{"rss-" + s.name, rssFigure(s, machine)})
 		}
 		if len(s.designs) > 0 {
@@ -240,7 +233,7 @@ func writePlots(dir string, r *Results) ([]string, error) {
 
 // saveFigure draws f into path as SVG and appends path to files; a nil f
 // (nothing measured) writes nothing.
-func saveFigure(path string, f figure, files *[]string) error {
+func saveFigure(path string, f *barChart, files *[]string) error {
 	if f == nil {
 		return nil
 	}

@@ -360,15 +360,6 @@ func timesTick(v float64) string {
 	return strconv.FormatFloat(v, 'f', -1, 64) + "x"
 }
 
-// percentTick labels an efficiency tick at a power of two: "0.78%",
-// "25%", "400%".
-func percentTick(v float64) string {
-	if v < 0.1 {
-		return strconv.FormatFloat(100*v, 'g', 2, 64) + "%"
-	}
-	return strconv.FormatFloat(100*v, 'f', 0, 64) + "%"
-}
-
 // barTimes prints a ratio at a bar's end: "0.012x", "0.41x", "9.62x", "14x".
 func barTimes(x float64) string {
 	if x < 0.1 {

@@ -51,7 +51,7 @@ func ratioBars(rows []plotRow, maxP int, f func(plotRow) (float64, bool), label 
 }
 
 // speedupFigure is a suite's speedup Ts/TP plot; nil when nothing has one.
-func speedupFigure(s suitePlot, machine string) figure {
+func speedupFigure(s suitePlot, machine string) *barChart {
 	maxP := s.ps[len(s.ps)-1]
 	gs, hi := ratioBars(s.rows, maxP, func(r plotRow) (float64, bool) { return at(r.speedup, maxP) }, barTimes)
 	if len(gs) == 0 {
@@ -68,35 +68,12 @@ func speedupFigure(s suitePlot, machine string) figure {
 	}
 }
 
-// efficiencyFigure is a suite's efficiency Ts/(P·TP) plot; nil when
-// nothing has a speedup.
-func efficiencyFigure(s suitePlot, machine string) figure {
-	maxP := s.ps[len(s.ps)-1]
-	percent := func(v float64) string { return fmt.Sprintf("%.0f%%", 100*v) }
-	gs, _ := ratioBars(s.rows, maxP, func(r plotRow) (float64, bool) {
-		x, ok := at(r.speedup, maxP)
-		return x / float64(maxP), ok
-	}, percent)
-	if len(gs) == 0 {
-		return nil
-	}
-	return &barChart{
-		title:    fmt.Sprintf("%s suite: efficiency Ts/(%d·T%d) at P = %d\n%s", s.name, maxP, maxP, maxP, machine),
-		xLabel:   fmt.Sprintf("efficiency Ts/(%d·T%d) (log scale)", maxP, maxP),
-		log:      true,
-		tick:     percentTick,
-		groups:   gs,
-		refs:     []refLine{{x: 1, name: "100%: ideal, speedup P"}},
-		swatches: kindSwatches(gs),
-	}
-}
-
 // goforkColor fills gofork's bars in the RSS plots.
 var goforkColor color.Color = palette[0]
 
 // rssFigure is a suite's peak RSS plot, the latency rows included; nil
 // when no peak RSS was read.
-func rssFigure(s suitePlot, machine string) figure {
+func rssFigure(s suitePlot, machine string) *barChart {
 	maxP := s.ps[len(s.ps)-1]
 	mb := func(v float64) string {
 		if v >= 100 {
@@ -138,7 +115,7 @@ func rssFigure(s suitePlot, machine string) figure {
 // designsFigure is the speedup of each design of a suite's benchmarks with
 // a column per design (the pools suite) over the serial run of the same
 // tasks; nil when nothing was measured.
-func designsFigure(r *Results, s suitePlot, machine string) figure {
+func designsFigure(r *Results, s suitePlot, machine string) *barChart {
 	maxP := s.ps[len(s.ps)-1]
 	designs := r.designColumns(s.designs)
 	speedup := func(name, d string, p int) (float64, bool) {

@@ -145,14 +145,14 @@ func plotResults(c plotCase) (*Results, map[string]float64) {
 
 // suiteFiles are the plot files of plotResults.
 var suiteFiles = []string{
-	"speedup-main.svg", "efficiency-main.svg", "rss-main.svg",
-	"speedup-realworld.svg", "efficiency-realworld.svg", "rss-realworld.svg",
+	"speedup-main.svg", "rss-main.svg",
+	"speedup-realworld.svg", "rss-realworld.svg",
 	"speedup-pools.svg",
-	"speedup-primitives.svg", "efficiency-primitives.svg", "rss-primitives.svg",
+	"speedup-primitives.svg", "rss-primitives.svg",
 }
 
 // TestPlotFilePerSuite checks that each suite gets its own speedup,
-// efficiency and RSS plot (a suite with a column per design one speedup
+// and RSS plot (a suite with a column per design one speedup
 // plot), whatever the number of worker counts.
 func TestPlotFilePerSuite(t *testing.T) {
 	for _, ps := range [][]int{{1}, {1, 2}, {1, 2, 4}, {1, 2, 4, 8, 16}} {
@@ -198,7 +198,7 @@ func TestPlotFilePerSuite(t *testing.T) {
 			got = append(got, filepath.Base(f))
 		}
 	}
-	if want := []string{"speedup-pools.svg", "efficiency-pools.svg", "rss-pools.svg", "speedup-pools-designs.svg"}; !slices.Equal(got, want) {
+	if want := []string{"speedup-pools.svg", "rss-pools.svg", "speedup-pools-designs.svg"}; !slices.Equal(got, want) {
 		t.Errorf("a suite with and without designs: wrote %v, want %v", got, want)
 	}
 }
@@ -341,7 +341,7 @@ func TestReplot(t *testing.T) {
 	if out.Len() != 0 {
 		t.Errorf("-replot printed a table: %q", out.String())
 	}
-	for _, f := range []string{"speedup-main.svg", "efficiency-main.svg", "rss-main.svg"} {
+	for _, f := range []string{"speedup-main.svg", "rss-main.svg"} {
 		if b, err := os.ReadFile(filepath.Join(dir, f)); err != nil || !bytes.Contains(b, []byte("<svg")) {
 			t.Errorf("%s: %v", f, err)
 		}

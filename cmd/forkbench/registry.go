@@ -125,16 +125,9 @@ func benchNames(suite string) []string {
 // selectBenchmarks resolves a comma-separated -bench list (empty: the whole suite).
 func selectBenchmarks(list, suite string) ([]*benchmark, error) {
 	if strings.TrimSpace(list) == "" {
-		var out []*benchmark
-		for _, b := range registry {
-			if suite == suiteAll || b.Suite == suite {
-				out = append(out, b)
-			}
-		}
-		if len(out) == 0 {
+		if list = strings.Join(benchNames(suite), ","); list == "" {
 			return nil, fmt.Errorf("suite %q has no benchmarks", suite)
 		}
-		return out, nil
 	}
 	var out []*benchmark
 	for _, name := range strings.Split(list, ",") {

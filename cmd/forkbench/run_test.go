@@ -106,7 +106,7 @@ func TestQuickEndToEnd(t *testing.T) {
 		if s := lookup(name).Suite; s == "pools" {
 			wantFiles = append(wantFiles, "speedup-"+s+".svg")
 		} else {
-			wantFiles = append(wantFiles, "speedup-"+s+".svg", "efficiency-"+s+".svg", "rss-"+s+".svg")
+			wantFiles = append(wantFiles, "speedup-"+s+".svg", "rss-"+s+".svg")
 		}
 	}
 	for _, f := range wantFiles {
@@ -364,7 +364,7 @@ func TestPlotsFromSavedResults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"speedup-main", "efficiency-main", "rss-main", "speedup-pools"}
+	want := []string{"speedup-main", "rss-main", "speedup-pools"}
 	if len(files) != len(want) {
 		t.Fatalf("wrote %v, want %v", files, want)
 	}

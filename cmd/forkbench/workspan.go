@@ -97,7 +97,7 @@ func measureWorkSpan(b *benchmark, o *options) (row workSpanRow, ok bool, err er
 	}
 	var profiles []core.WorkSpan
 	for range o.runs {
-		if err := timeRun(j); err != nil { // warm-up: caches, frames, the pool's workers
+		if _, err := j.Once(); err != nil { // warm-up: caches, frames, the pool's workers
 			return row, false, err
 		}
 		if j.Reset != nil {
@@ -124,15 +124,6 @@ func measureWorkSpan(b *benchmark, o *options) (row workSpanRow, ok bool, err er
 	return row, true, err
 }
 
-// timeRun resets j, runs it once and verifies it, returning its time.
-func timeRun(j *job) error {
-	if j.Reset != nil {
-		j.Reset()
-	}
-	j.Run()
-	return j.Verify()
-}
-
 // medianTime returns the median time of -runs plain runs of b's gofork
 // program at p workers, after a warm-up.
 func medianTime(b *benchmark, p int, o *options) (time.Duration, error) {
@@ -143,19 +134,14 @@ func medianTime(b *benchmark, p int, o *options) (time.Duration, error) {
 	if j.Close != nil {
 		defer j.Close()
 	}
-	if err := timeRun(j); err != nil {
-		return 0, err
-	}
 	var ts []int64
-	for range o.runs {
-		if j.Reset != nil {
-			j.Reset()
-		}
-		start := time.Now()
-		j.Run()
-		ts = append(ts, int64(time.Since(start)))
-		if err := j.Verify(); err != nil {
+	for i := range o.runs + 1 { // a warm-up, then the timed runs
+		d, err := j.Once()
+		if err != nil {
 			return 0, err
+		}
+		if i > 0 {
+			ts = append(ts, int64(d))
 		}
 	}
 	m, _, _ := summary(ts)

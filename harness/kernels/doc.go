@@ -125,6 +125,21 @@ type Job struct {
 	Measured func() time.Duration
 }
 
+// Once runs the job once after its Reset, if any, and checks the result:
+// it returns the run's time, or what Measured reports, and Verify's error.
+func (j *Job) Once() (time.Duration, error) {
+	if j.Reset != nil {
+		j.Reset()
+	}
+	start := time.Now()
+	j.Run()
+	d := time.Since(start)
+	if j.Measured != nil {
+		d = j.Measured()
+	}
+	return d, j.Verify()
+}
+
 // Kernel describes one benchmark for a runner that takes a catalog
 // (cmd/forkbench).
 type Kernel struct {

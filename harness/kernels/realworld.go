@@ -11,7 +11,7 @@ import (
 )
 
 // The realworld suite: gofork inside programs that block, fork dynamic sets
-// of tasks, stream (bench_dynamic.go), and serve requests of very different
+// of tasks, stream, and serve requests of very different
 // sizes (core's DESIGN.md, "Workers in real programs"; par's Group and
 // streams). Each row's Go baseline is what a Go user writes today.
 const suiteRealworld = "realworld"

@@ -4,7 +4,6 @@
 //	go run -C cmd/forkbench .          # main suite at P = 1, 2, 4, ... GOMAXPROCS
 //	go run . -quick -q                 # in cmd/forkbench: ~10% sizes, no progress line
 //	go run . -suite all                # every suite (-list names them)
-//	go run . -out results -compare old/results.json
 //	go run . -replot results/results.json -out plots   # plots of a saved run, nothing run
 //
 // Every configuration (benchmark, variant, P) runs in a child process (a
@@ -43,8 +42,7 @@
 // the pools suite. Bars are sorted from the largest value down, labelled
 // with their value, speedups on a log scale from 1 with reference lines at
 // 1 and, where it fits, at the ideal P. An -out directory that cannot be written is refused before anything
-// runs. -compare OLD.json compares only configurations of the same problem
-// size, and warns when one run used -quick sizes and the other did not.
+// runs.
 //
 // The first Ctrl-C stops after the current run and still prints and writes
 // what was measured. Exit status: 0 ok, 1 a verification failure or a

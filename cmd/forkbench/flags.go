@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math"
 	"runtime"
 	"slices"
 	"strings"
@@ -13,20 +12,18 @@ import (
 
 // options are the parsed and validated command-line flags.
 type options struct {
-	bench      string  // -bench: comma-separated names; empty means the whole -suite
-	suite      string  // -suite: a registered suite (see suites) or all
-	maxWorkers int     // -max-workers: largest P measured
-	runs       int     // -runs: timed runs per configuration, after one warm-up
-	quick      bool    // -quick: about 10% sizes
-	quiet      bool    // -q: no progress line
-	outDir     string  // -out: directory for results.json, results.csv and plots
-	compare    string  // -compare: earlier results.json to compare against
-	replot     string  // -replot: earlier results.json to draw the plots of, into outDir, running nothing
-	baseline   bool    // -baseline: also run the Go baselines
-	regress    float64 // -regress: slowdown ratio flagged as a regression by -compare
-	list       bool    // -list: print the benchmarks and exit
-	forceFail  string  // -x-fail: test hook, force a verification failure in this benchmark
-	workspan   bool    // -workspan: print work/span profiles instead of timing the suite (workspan.go)
+	bench      string // -bench: comma-separated names; empty means the whole -suite
+	suite      string // -suite: a registered suite (see suites) or all
+	maxWorkers int    // -max-workers: largest P measured
+	runs       int    // -runs: timed runs per configuration, after one warm-up
+	quick      bool   // -quick: about 10% sizes
+	quiet      bool   // -q: no progress line
+	outDir     string // -out: directory for results.json, results.csv and plots
+	replot     string // -replot: earlier results.json to draw the plots of, into outDir, running nothing
+	baseline   bool   // -baseline: also run the Go baselines
+	list       bool   // -list: print the benchmarks and exit
+	forceFail  string // -x-fail: test hook, force a verification failure in this benchmark
+	workspan   bool   // -workspan: print work/span profiles instead of timing the suite (workspan.go)
 
 	benchmarks []*benchmark // resolved from bench and suite
 }
@@ -51,10 +48,8 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.BoolVar(&o.quick, "quick", false, "scale every problem to about 10% (for CI)")
 	fs.BoolVar(&o.quiet, "q", false, "no progress line on stderr")
 	fs.StringVar(&o.outDir, "out", "", "write results.json, results.csv and SVG plots into `dir`")
-	fs.StringVar(&o.compare, "compare", "", "print time ratios against an earlier results.json `file`")
 	fs.StringVar(&o.replot, "replot", "", "run nothing: draw the SVG plots of an earlier results.json `file` into -out")
 	fs.BoolVar(&o.baseline, "baseline", true, "also run the Go baselines (goroutines, gonum, slices.Sort, other pools)")
-	fs.Float64Var(&o.regress, "regress", 1.10, "new/old time ratio above which -compare flags a regression")
 	fs.BoolVar(&o.list, "list", false, "list the benchmarks with their sizes and exit")
 	fs.BoolVar(&o.workspan, "workspan", false, "print each benchmark's work, span, parallelism and predicted speedups\n(core.MeasureWorkSpan) instead of timing it; with -out, write workspan.csv")
 	fs.StringVar(&o.forceFail, "x-fail", "", "testing hook: report a verification failure in this benchmark")
@@ -75,9 +70,6 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	}
 	if o.runs < 1 {
 		return nil, fmt.Errorf("%w: -runs %d: need at least 1", errUsage, o.runs)
-	}
-	if !(o.regress > 1) || math.IsInf(o.regress, 1) { // NaN fails o.regress > 1
-		return nil, fmt.Errorf("%w: -regress %g: need a finite ratio above 1", errUsage, o.regress)
 	}
 	if o.replot != "" && o.outDir == "" {
 		return nil, fmt.Errorf("%w: -replot %s: need -out DIR for the plots", errUsage, o.replot)

@@ -37,9 +37,6 @@ func TestParseFlags(t *testing.T) {
 		{args: []string{"-runs", "-3"}, wantErr: "-runs -3"},
 		{args: []string{"-bench", "fib,bogus"}, wantErr: `unknown benchmark "bogus"; valid: fib-cutoff, fib, `},
 		{args: []string{"-suite", "nope"}, wantErr: `-suite "nope": valid: main, `},
-		{args: []string{"-regress", "0.9"}, wantErr: "-regress 0.9"},
-		{args: []string{"-regress", "NaN"}, wantErr: "-regress NaN: need a finite ratio above 1"},
-		{args: []string{"-regress", "+Inf"}, wantErr: "-regress +Inf: need a finite ratio above 1"},
 		{args: []string{"-replot", "old.json"}, wantErr: "-replot old.json: need -out DIR"},
 		{args: []string{"fib"}, wantErr: `unexpected argument "fib"`},
 		{args: []string{"-no-such-flag"}, wantErr: "flag provided but not defined"},
@@ -72,8 +69,7 @@ func TestUsageErrorsExit2(t *testing.T) {
 		{"-bench", "nosuch"},
 		{"-runs", "a"},
 		{"-nosuch"},
-		{"-list", "-regress", "NaN"}, // -list: nothing runs should the check fail
-		{"-list", "-regress", "+Inf"},
+		{"-list", "-runs", "0"}, // -list: nothing runs should the check fail
 	} {
 		var out, errb bytes.Buffer
 		if got := run(args, &out, &errb); got != exitUsage {

@@ -46,13 +46,6 @@ func run(args []string, stdout, stderr io.Writer) int {
 		listBenchmarks(stdout)
 		return exitOK
 	}
-	var old *Results
-	if o.compare != "" {
-		if old, err = readResults(o.compare); err != nil {
-			fmt.Fprintf(stderr, "forkbench: -compare: %v\n", err)
-			return exitUsage
-		}
-	}
 	var plotOnly *Results
 	if o.replot != "" {
 		if plotOnly, err = readResults(o.replot); err != nil {
@@ -148,17 +141,6 @@ func run(args []string, stdout, stderr io.Writer) int {
 	writeTables(stdout, res)
 	writeVerdict(stdout, res)
 	status := exitOK
-	if old != nil {
-		color := false
-		if f, ok := stdout.(*os.File); ok {
-			if st, err := f.Stat(); err == nil {
-				color = st.Mode()&os.ModeCharDevice != 0
-			}
-		}
-		if n := writeCompare(stdout, old, res, o.regress, color); n > 0 {
-			fmt.Fprintf(stderr, "forkbench: %d regression(s) against %s\n", n, o.compare)
-		}
-	}
 	if o.outDir != "" {
 		if err := writeOutputs(o.outDir, res); err != nil {
 			fmt.Fprintf(stderr, "forkbench: -out: %v\n", err)

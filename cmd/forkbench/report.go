@@ -4,12 +4,10 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
-	"math"
 	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
-	"time"
 )
 
 // fmtDur prints d with three significant digits.
@@ -371,79 +369,4 @@ func writeCSV(w io.Writer, r *Results) error {
 	}
 	cw.Flush()
 	return cw.Error()
-}
-
-// comparison is one line of the -compare table.
-type comparison struct {
-	Bench, Variant string
-	P              int
-	Old, New       int64
-	Ratio          float64 // new/old median time
-	Regression     bool
-}
-
-// compareResults matches configurations present in both files. A pair
-// whose problem sizes differ (a -quick run against a full one) is not
-// compared: it is returned in skipped, as "bench/variant P=p (old vs new)".
-func compareResults(old, cur *Results, threshold float64) (cs []comparison, skipped []string) {
-	for _, c := range cur.Configs {
-		o := old.find(c.Bench, c.Variant, c.P)
-		if o == nil || o.MedianNS <= 0 || c.MedianNS <= 0 {
-			continue
-		}
-		if o.Size != c.Size {
-			skipped = append(skipped, fmt.Sprintf("%s/%s P=%d (%s vs %s)", c.Bench, c.Variant, c.P, o.Size, c.Size))
-			continue
-		}
-		x := ratio(c.MedianNS, o.MedianNS)
-		cs = append(cs, comparison{c.Bench, c.Variant, c.P, o.MedianNS, c.MedianNS, x, x > threshold})
-	}
-	return cs, skipped
-}
-
-// writeCompare prints the ratio table; regressions are marked, in red on a terminal.
-func writeCompare(w io.Writer, old, cur *Results, threshold float64, color bool) int {
-	cs, skipped := compareResults(old, cur, threshold)
-	fmt.Fprintf(w, "\ncompare with %s (commit %.12s, %s): new/old median time, > %.2f marked\n",
-		old.Started.Format(time.DateTime), old.Machine.Commit, old.Machine.CPU, threshold)
-	if old.Machine.CPU != cur.Machine.CPU || old.Machine.Cores != cur.Machine.Cores {
-		fmt.Fprintf(w, "warning: different machine (%s, %d cores) than this run (%s, %d cores)\n",
-			old.Machine.CPU, old.Machine.Cores, cur.Machine.CPU, cur.Machine.Cores)
-	}
-	if old.Settings.Quick != cur.Settings.Quick {
-		sizes := map[bool]string{true: "-quick sizes", false: "full sizes"}
-		fmt.Fprintf(w, "warning: the old run used %s, this one %s: only configurations of the same problem size are compared\n",
-			sizes[old.Settings.Quick], sizes[cur.Settings.Quick])
-	}
-	if len(skipped) > 0 {
-		fmt.Fprintf(w, "not compared, the problem size differs: %s\n", strings.Join(skipped, "; "))
-	}
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "benchmark\tvariant\tP\told\tnew\tnew/old\t")
-	regressions := 0
-	for _, c := range cs {
-		flag := ""
-		if c.Regression {
-			regressions++
-			flag = "REGRESSION"
-			if color {
-				flag = "\x1b[1;31mREGRESSION\x1b[0m"
-			}
-		} else if c.Ratio < 1/threshold {
-			flag = "faster"
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%.2f\t %s\n", c.Bench, c.Variant, c.P, fmtDur(c.Old), fmtDur(c.New), c.Ratio, flag)
-	}
-	tw.Flush()
-	if len(cs) == 0 {
-		fmt.Fprintln(w, "(no configuration in common)")
-		return 0
-	}
-	logSum := 0.0
-	for _, c := range cs {
-		logSum += math.Log(c.Ratio)
-	}
-	fmt.Fprintf(w, "geometric mean new/old: %.3f over %d configurations; %d regression(s)\n",
-		math.Exp(logSum/float64(len(cs))), len(cs), regressions)
-	return regressions
 }

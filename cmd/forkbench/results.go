@@ -14,7 +14,7 @@ import (
 const resultsSchema = "gofork-forkbench/v1"
 
 // Results is everything one invocation measured: the file -out writes and
-// -compare reads.
+// -replot reads.
 type Results struct {
 	Schema      string    `json:"schema"`
 	Machine     Machine   `json:"machine"`

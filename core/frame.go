@@ -56,25 +56,6 @@ type frameJob interface {
 	release()
 }
 
-// A stolen frame's latch: the owner announces by moving state from pending
-// to sleeping, and the thief that completes it (Swap to done) wakes the
-// owner if it finds sleeping (endStolen); the thief knows the owner, it
-// stole from it.
-func (h *frameHeader) probe() bool { return h.state.Load() == frameDone } // pairs with the thief's Swap
-
-func (h *frameHeader) announce(*Worker) bool {
-	return h.state.CompareAndSwap(framePending, frameSleeping)
-}
-
-func (h *frameHeader) withdraw(*Worker) { h.state.CompareAndSwap(frameSleeping, framePending) }
-
-// Latch states of a frame (frameHeader.state).
-const (
-	framePending  uint32 = iota // not finished (or never stolen)
-	frameDone                   // the thief finished it; result and panicked are valid
-	frameSleeping               // the owner is asleep waiting for it; the thief must wake it
-)
-
 // frame is the typed frame for a stealable call fn(w, arg) returning R.
 type frame[X, R any] struct {
 	hdr frameHeader // must be first: steal returns &hdr, execute converts back

@@ -304,35 +304,6 @@ func (w *Worker) laneWork(lane *Worker, leap int) bool {
 	return false
 }
 
-// runStolenFrom steals a frame or else a job from v and runs it, and
-// reports whether it found one.
-func (w *Worker) runStolenFrom(v *Worker) bool {
-	h, j, ok, _ := w.stealFrom(v)
-	switch {
-	case h != nil:
-		w.runStolen(h, v.id) // a worker in a lane is inside a task: no yield to a guest it wakes
-	case ok:
-		w.runStolenJob(&j, v.id)
-	default:
-		return false
-	}
-	return true
-}
-
-// enterLane puts w in the lane of the worker it stole from (owner) for the
-// stolen task, and returns the lane to restore after it, with whether it
-// changed. A task whose victim is in no lane leaves w's lane as it is:
-// one load and no store in the common case.
-func (w *Worker) enterLane(owner int) (outer *Worker, changed bool) {
-	outer = w.lane.Load()
-	lane := w.pool.roster.Load().all[owner].lane.Load()
-	if lane == nil || lane == outer {
-		return outer, false
-	}
-	w.lane.Store(lane)
-	return outer, true
-}
-
 // noteRootWait records that a root waited wait ns, from its submission to
 // the start of its run, for Stats.MaxRootWait.
 func (p *Pool) noteRootWait(wait int64) {

@@ -44,7 +44,9 @@
 //     blocked one.
 //   - frame: the stealable half of a Join, recycled by fork depth.
 //   - thief, victim: a worker taking a frame from another worker's deque.
-//   - latch: the state word of a frame the owner waits on once it is stolen.
+//   - latch: what a worker waits on while it helps instead of blocking: a
+//     stolen frame's state (its owner waits on it), a root's (RunOn from a
+//     task), or a Scope's count of unfinished tasks.
 //
 // # Who may call what
 //

@@ -22,7 +22,7 @@ type frameHeader struct {
 	// allocation.
 	job frameJob
 
-	// state is the frame's latch (frameSeq values). Written by the thief when
+	// state is the frame's latch (framePending, frameDone, frameSleeping). Written by the thief when
 	// the frame completes and by the owner when it goes to sleep on it.
 	state atomic.Uint32
 

@@ -65,8 +65,8 @@
 // at every level. Pending tells how many of the worker's forks still wait for
 // a thief and Hungry whether any worker is out of work: forking only while
 // Pending is small, and when Hungry, keeps a one-worker run as fast as the
-// serial code while thieves still find work (package uts does this; see its
-// walk.go). Such code should call Poll where it does not fork.
+// serial code while thieves still find work (package uts's tree search does
+// this). Such code should call Poll where it does not fork.
 //
 // Spawn and Sync are Join taken apart, for such code: Spawn pushes a task
 // for thieves and returns, and Sync, called later, runs it if no thief took
@@ -108,8 +108,8 @@
 // not stuck behind a big one. Code made only of plain Joins has no poll
 // point of its own: the pool's governor asks its workers for one when a
 // root is due, which the scheduler lets it do within about its 10 ms
-// preemption slice; code that must serve roots sooner calls Poll. DESIGN.md,
-// "Workers in real programs", has the rules.
+// preemption slice; code that must serve roots sooner calls Poll wherever it
+// runs long without forking.
 //
 // Panics in tasks are caught and re-raised in the goroutine that called Run,
 // as a *PanicError carrying the original value and the task's stack.
@@ -161,7 +161,6 @@
 // into the range of speedups to expect on P workers. It costs nothing when
 // not measuring: only forks of a measured run look at the meter.
 //
-// DESIGN.md, beside this file, has the invariants and the proofs sketched in
-// the code comments ("Split deque", "Tasks and panics", "Sleep and wake"),
-// and maps the files to the concepts they hold.
+// The runtime's invariants, and the proofs that the code comments sketch,
+// are written up with the package's source for those who work on it.
 package core

@@ -18,12 +18,12 @@ import "strconv"
 // start it. So a root's latency is bounded whatever the pool is doing: beside
 // a big job that holds every worker, the caller's goroutine runs its root
 // and Go's scheduler shares the processors between it and the workers as
-// between any goroutines, on any GOMAXPROCS and on a pool of one worker
-// (see DESIGN.md, "Fair service for roots"). Callers from outside take
+// between any goroutines, on any GOMAXPROCS and on a pool of one worker.
+// Callers from outside take
 // turns, first come, first served: while as many roots from outside run as
 // the pool has workers (or CPUs, if fewer), a caller waits for the oldest
-// turn to end or to run out, after a few times the recent roots' mean
-// (DESIGN.md, "Callers served in turn"). From inside a task of p (a
+// turn to end or to run out, after a few times the recent roots' mean.
+// From inside a task of p (a
 // nested parallel loop, a library that uses gofork called from gofork
 // code), Run runs root at once on the current worker: no deadlock even when
 // every worker does it. From inside a task of another pool, Run submits root

@@ -44,8 +44,8 @@ const (
 // caller that queues pays a park and a wake-up, and the one it queues
 // behind a goroutine switch, a microsecond or two; callers of roots much
 // shorter than the scheduler's slice that re-run at once would all queue,
-// one switch per root (a convoy: 64 goroutines running empty roots went
-// 2.6x slower). Below this mean, roots are served as goroutines are.
+// one switch per root (a convoy). Below this mean, roots are served as
+// goroutines are.
 const minQueuedTurn = 50 * time.Microsecond
 
 // Turn states of a guest record (guestTurn.state). A short root's turn,

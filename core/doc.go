@@ -37,7 +37,7 @@
 // # Glossary
 //
 //   - task: a function running on a worker as a unit of its own, whose
-//     panic is caught at its end: a root passed to Run, a stolen half of a
+//     panic is caught at its end: a root passed to RunValue or Pool.Run, a stolen half of a
 //     Join, a Scope's task.
 //   - worker: one of the pool's goroutines; a task receives its *Worker and
 //     passes it to Join. A spare is a worker started to stand in for a

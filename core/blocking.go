@@ -25,8 +25,8 @@ package core
 // like any panic in a task.
 //
 // Without Blocking, the pool still finds out when its workers block while
-// work waits and a processor is idle, and starts spares then (see
-// WithMaxSpares and DESIGN.md): Blocking removes the detection delay.
+// work waits and a processor is idle, and starts spares then (up to
+// WithMaxSpares): Blocking removes the detection delay.
 func Blocking(fn func()) {
 	if fn == nil {
 		panic("core: Blocking with a nil function")

@@ -22,8 +22,8 @@ import (
 // The owner pushes and pops at head. In the common case (push into, pop from
 // the private part) it touches only its own fields plus one atomic load of
 // moveSplit, which on amd64 is a plain MOV: no fence, no locked instruction.
-// That is what makes a fork cost a few nanoseconds instead of the ~20 ns of a
-// Chase-Lev push/pop pair in Go, whose atomic stores are XCHG (full fences).
+// That is what makes a fork cheaper than a Chase-Lev push/pop pair in Go,
+// whose atomic stores are XCHG (full fences).
 //
 // Thieves see only ts = (tail, split), packed in one word so that a thief's
 // compare-and-swap of tail fails whenever the owner has moved split meanwhile.

@@ -37,14 +37,16 @@
 // # Glossary
 //
 //   - task: a function running on a worker as a unit of its own, whose
-//     panic is caught at its end: a root passed to Run, a stolen half of a
+//     panic is caught at its end: a root passed to RunValue or Pool.Run, a stolen half of a
 //     Join, a Scope's task.
 //   - worker: one of the pool's goroutines; a task receives its *Worker and
 //     passes it to Join. A spare is a worker started to stand in for a
 //     blocked one.
 //   - frame: the stealable half of a Join, recycled by fork depth.
 //   - thief, victim: a worker taking a frame from another worker's deque.
-//   - latch: the state word of a frame the owner waits on once it is stolen.
+//   - latch: what a worker waits on while it helps instead of blocking: a
+//     stolen frame's state (its owner waits on it), a root's (RunOn from a
+//     task), or a Scope's count of unfinished tasks.
 //
 // # Who may call what
 //
@@ -63,8 +65,8 @@
 // at every level. Pending tells how many of the worker's forks still wait for
 // a thief and Hungry whether any worker is out of work: forking only while
 // Pending is small, and when Hungry, keeps a one-worker run as fast as the
-// serial code while thieves still find work (package uts does this; see its
-// walk.go). Such code should call Poll where it does not fork.
+// serial code while thieves still find work (package uts's tree search does
+// this). Such code should call Poll where it does not fork.
 //
 // Spawn and Sync are Join taken apart, for such code: Spawn pushes a task
 // for thieves and returns, and Sync, called later, runs it if no thief took
@@ -106,8 +108,8 @@
 // not stuck behind a big one. Code made only of plain Joins has no poll
 // point of its own: the pool's governor asks its workers for one when a
 // root is due, which the scheduler lets it do within about its 10 ms
-// preemption slice; code that must serve roots sooner calls Poll. DESIGN.md,
-// "Workers in real programs", has the rules.
+// preemption slice; code that must serve roots sooner calls Poll wherever it
+// runs long without forking.
 //
 // Panics in tasks are caught and re-raised in the goroutine that called Run,
 // as a *PanicError carrying the original value and the task's stack.
@@ -159,7 +161,6 @@
 // into the range of speedups to expect on P workers. It costs nothing when
 // not measuring: only forks of a measured run look at the meter.
 //
-// DESIGN.md, beside this file, has the invariants and the proofs sketched in
-// the code comments ("Split deque", "Tasks and panics", "Sleep and wake"),
-// and maps the files to the concepts they hold.
+// The runtime's invariants, and the proofs that the code comments sketch,
+// are written up with the package's source for those who work on it.
 package core

@@ -22,7 +22,7 @@ type frameHeader struct {
 	// allocation.
 	job frameJob
 
-	// state is the frame's latch (frameSeq values). Written by the thief when
+	// state is the frame's latch (framePending, frameDone, frameSleeping). Written by the thief when
 	// the frame completes and by the owner when it goes to sleep on it.
 	state atomic.Uint32
 
@@ -55,25 +55,6 @@ type frameJob interface {
 	// does not keep a finished computation's data alive.
 	release()
 }
-
-// A stolen frame's latch: the owner announces by moving state from pending
-// to sleeping, and the thief that completes it (Swap to done) wakes the
-// owner if it finds sleeping (endStolen); the thief knows the owner, it
-// stole from it.
-func (h *frameHeader) probe() bool { return h.state.Load() == frameDone } // pairs with the thief's Swap
-
-func (h *frameHeader) announce(*Worker) bool {
-	return h.state.CompareAndSwap(framePending, frameSleeping)
-}
-
-func (h *frameHeader) withdraw(*Worker) { h.state.CompareAndSwap(frameSleeping, framePending) }
-
-// Latch states of a frame (frameHeader.state).
-const (
-	framePending  uint32 = iota // not finished (or never stolen)
-	frameDone                   // the thief finished it; result and panicked are valid
-	frameSleeping               // the owner is asleep waiting for it; the thief must wake it
-)
 
 // frame is the typed frame for a stealable call fn(w, arg) returning R.
 type frame[X, R any] struct {

@@ -64,22 +64,24 @@ func (p *Pool) runGuest(root func(*Worker)) {
 	p.refreshLimit()
 	p.enter() // Close waits for the root
 	cg := curg()
-	g := p.takeGuest(cg)
+	g := p.takeGuest(cg, start)
 	defer p.releaseGuest(g) // also when root calls runtime.Goexit
 	register(g, cg)
 	g.lane.Store(g)
 	g.roots++
-	// Its turn's start is when its root could start: no second clock read.
-	p.noteRootWait(g.guestRec.turn.since.Load() - start)
+	// Its turn's start is when its root could start: no second clock read
+	// (a turn taken without waiting began at start).
+	p.noteRootWait(g.guestRec.turn.began - start)
 	defer endTrace(traceRoot())
 	runInline(g, root) // the task boundary; a panic goes on as a *PanicError; the caller's labels mark the root's frames
 }
 
 // takeGuest returns a guest record for the goroutine cg, a free one or a
-// new one, holding the place of a regular worker if one can be had (lend).
-// The search for a free record starts at a place given by cg, so that
-// callers at once try different records.
-func (p *Pool) takeGuest(cg uintptr) *Worker {
+// new one, holding the place of a regular worker if one can be had (lend),
+// and holding a turn (takeTurn). now is the caller's clock reading
+// (Pool.now). The search for a free record starts at a place given by cg,
+// so that callers at once try different records.
+func (p *Pool) takeGuest(cg uintptr, now int64) *Worker {
 	var g *Worker
 	if all := p.guests.all.Load(); all != nil {
 		n := len(*all)
@@ -96,10 +98,8 @@ func (p *Pool) takeGuest(cg uintptr) *Worker {
 	if debugChecks {
 		p.checkFreeGuest(g)
 	}
-	if since := g.stats.sleepingSince.Swap(0); since != 0 {
-		g.stats.idleNanos.Add(time.Now().UnixNano() - since) // Stats: a free guest record is idle
-	}
-	p.takeTurn(g) // before it takes a place: a caller waiting for its turn holds none
+	g.stats.wakeAt(now) // Stats: a free guest record is idle
+	p.takeTurn(g, now)  // before it takes a place: a caller waiting for its turn holds none
 	if p.sleep.sleeping() != 0 || p.guests.places.Load() < p.limit.Load() {
 		s := &p.sleep
 		s.mu.Lock()
@@ -141,13 +141,14 @@ func (p *Pool) releaseGuest(g *Worker) {
 	g.flushDone() // before the record is freed: its finished jobs count in their scopes, and those forked from outside in outsideDone
 	g.jobs.Trim()
 	g.lane.Store(nil)
-	g.resetLabels() // a root that called runtime.Goexit left its mark
+	g.resetLabels() // a root that called runtime.Goexit may have left its mark
 	forget(g)
 	p.giveBack(g)
 	g.dq.releaseFrames(0)
 	g.publish()
-	g.stats.sleepingSince.Store(time.Now().UnixNano())
-	p.endTurn(g)                  // after giveBack: the caller it hands its turn to finds the place free
+	now := p.now() // the one clock read of the root's end
+	g.stats.sleepFrom(now)
+	p.endTurn(g, now)             // after giveBack: the caller it hands its turn to finds the place free
 	g.guestRec.taken.Store(false) // after every write to the record: the next taker's CAS pairs with it
 	p.exit()                      // last: Close may return once it has run
 }
@@ -301,35 +302,6 @@ func (w *Worker) laneWork(lane *Worker, leap int) bool {
 		}
 	}
 	return false
-}
-
-// runStolenFrom steals a frame or else a job from v and runs it, and
-// reports whether it found one.
-func (w *Worker) runStolenFrom(v *Worker) bool {
-	h, j, ok, _ := w.stealFrom(v)
-	switch {
-	case h != nil:
-		w.runStolen(h, v.id) // a worker in a lane is inside a task: no yield to a guest it wakes
-	case ok:
-		w.runStolenJob(&j, v.id)
-	default:
-		return false
-	}
-	return true
-}
-
-// enterLane puts w in the lane of the worker it stole from (owner) for the
-// stolen task, and returns the lane to restore after it, with whether it
-// changed. A task whose victim is in no lane leaves w's lane as it is:
-// one load and no store in the common case.
-func (w *Worker) enterLane(owner int) (outer *Worker, changed bool) {
-	outer = w.lane.Load()
-	lane := w.pool.roster.Load().all[owner].lane.Load()
-	if lane == nil || lane == outer {
-		return outer, false
-	}
-	w.lane.Store(lane)
-	return outer, true
 }
 
 // noteRootWait records that a root waited wait ns, from its submission to

@@ -4,7 +4,6 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
-	"time"
 )
 
 // The idle state machine (DESIGN.md, "Sleep and wake"). Every worker has
@@ -369,8 +368,8 @@ func (w *Worker) signal() {
 // (Leak checkers that ignore the Default pool's workers name this
 // function: they park here.)
 func (w *Worker) waitWake(why waitReason, l latch) (expired bool) {
-	start := time.Now()
-	w.stats.sleepingSince.Store(start.UnixNano())
+	p := w.pool
+	w.stats.sleepFrom(p.now())
 	if d := w.pool.cfg.keepAlive; d > 0 && l == nil {
 		t := w.keepAliveTimer(d)
 		select {
@@ -384,7 +383,6 @@ func (w *Worker) waitWake(why waitReason, l latch) (expired bool) {
 	} else {
 		<-w.wake
 	}
-	w.stats.idleNanos.Add(int64(time.Since(start)))
-	w.stats.sleepingSince.Store(0)
+	w.stats.wakeAt(p.now())
 	return false
 }

@@ -35,8 +35,8 @@ func Join[A, B, RA, RB any](w *Worker, f func(*Worker, A) RA, a A, g func(*Worke
 		panic("core: Join with a nil function")
 	}
 	// Both policies' fast paths are written out here rather than calling a
-	// shared generic helper: the extra call level costs about a third of the
-	// whole fork overhead on fib (measured: T1/Ts 3.35 -> 2.45). Child
+	// shared generic helper: the extra call level is a sizeable part of the
+	// whole fork overhead (docs/BENCHMARKS.md, "core constants"). Child
 	// stealing sits inside reach's branch, which a HelpFirst worker always
 	// takes (its fast limit stays 0), so WorkFirst forks never read the
 	// policy.

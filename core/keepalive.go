@@ -143,8 +143,6 @@ func (w *Worker) resume() {
 		w.pinned.Store(false)
 	}
 	register(w, curg())
-	if since := w.stats.sleepingSince.Swap(0); since != 0 {
-		w.stats.idleNanos.Add(time.Now().UnixNano() - since)
-	}
+	w.stats.wakeAt(w.pool.now())
 	w.loop(true)
 }

@@ -132,7 +132,9 @@ func (w *Worker) leaveLabels(s labelSave) {
 // resetLabels forgets every mark: the goroutine that ran w's tasks ended
 // inside one (runtime.Goexit), or a guest record is given back. Owner only.
 func (w *Worker) resetLabels() {
-	w.labels.n.Store(0)
+	if w.labels.n.Load() != 0 { // almost always 0: skip the store, a full fence on amd64
+		w.labels.n.Store(0)
+	}
 	w.labels.cur = nil
 }
 

@@ -31,8 +31,9 @@ func (w *Worker) limited() bool {
 
 // refreshLimit makes the number of active regular workers equal to
 // followedLimit, for a pool that follows GOMAXPROCS. It costs one
-// runtime.GOMAXPROCS(0) call (≈ 15 ns) when nothing changed. Called by Run from outside, by a
-// worker about to sleep and by the governor; never on the fork path.
+// runtime.GOMAXPROCS(0) call when nothing changed. Called by Run from
+// outside, by a worker about to sleep and by the governor; never on the
+// fork path.
 func (p *Pool) refreshLimit() {
 	if p.cfg.workersSet {
 		return

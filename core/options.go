@@ -113,11 +113,9 @@ func WithScheduler(s Scheduler) Option {
 	return func(c *config) { c.scheduler = s }
 }
 
-// DefaultSpin is the default of WithSpin. Waking a sleeping worker costs
-// about as much on the machines gofork is measured on: a goroutine readied
-// for an idle processor started running 70-300 µs later (median 200 µs) on
-// the 2-core VM of the README, the cost of waking a halted virtual CPU. A
-// worker that searches as long as a wake-up costs before it sleeps loses at
+// DefaultSpin is the default of WithSpin: about what waking a sleeping
+// worker costs where a woken processor must first be woken itself (an idle
+// virtual CPU). A worker that searches as long as a wake-up costs before it sleeps loses at
 // most twice what the best choice in hindsight would (the ski-rental
 // bound), and a program that forks in phases (a scan's two passes, a
 // radix sort's, the rounds of Compact) keeps its workers across the gaps

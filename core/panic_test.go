@@ -25,7 +25,8 @@ func panicValue(t *testing.T, v any) any {
 	return pe.Value
 }
 
-// boomAt panics in the leaf whose index is target, forking like fib.
+// boomArg is the argument of a fork tree shaped like fib whose leaf number
+// target panics.
 type boomArg struct{ n, target, leaf int }
 
 func boomTree(w *Worker, a boomArg) int {

@@ -18,11 +18,10 @@ import "time"
 // work.
 
 // rootWaitBound is how long a root may wait in the injector before a busy
-// worker takes it at a poll point. Chosen by measurement (README, "Fair
-// service"): a small sort submitted every 2 ms beside a 30 M-element sort
-// at P=2 waits about this long plus the distance to the next poll point
-// (≈ 10-100 µs of work); below ~100 µs the interrupted computation pays
-// for roots that an idle worker would have taken a moment later anyway.
+// worker takes it at a poll point: a root waits about this long plus the
+// distance to the next poll point. Much shorter, and the interrupted
+// computation pays for roots that an idle worker would have taken a moment
+// later anyway (docs/BENCHMARKS.md, "core constants").
 const rootWaitBound = 200 * time.Microsecond
 
 // now returns the time since the pool started, in nanoseconds, on the

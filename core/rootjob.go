@@ -41,16 +41,6 @@ type rootHeader struct {
 	labels *profLabel
 }
 
-// A root waited for by a worker (waiter) is a latch (helpUntil): see
-// rootHeader.waiter; endRoot moves state to frameDone.
-func (r *rootHeader) probe() bool { return r.state.Load() == frameDone } // pairs with endRoot's Swap
-
-func (r *rootHeader) announce(*Worker) bool {
-	return r.state.CompareAndSwap(framePending, frameSleeping)
-}
-
-func (r *rootHeader) withdraw(*Worker) { r.state.CompareAndSwap(frameSleeping, framePending) }
-
 // rootJob is a root submitted by Run, Pool.Run or RunOn, recycled through a
 // per-type sync.Pool.
 type rootJob[R any] struct {

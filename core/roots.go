@@ -12,21 +12,21 @@ import "strconv"
 // RunValue runs root on p and returns its result. It may be called from any
 // goroutine, by many goroutines at once.
 //
-// From an ordinary goroutine, Run runs root on the calling goroutine, which
+// From an ordinary goroutine, RunValue runs root on the calling goroutine, which
 // joins the pool as a guest worker until root returns: the pool's workers
 // steal the parts root forks, and the caller waits for none of them to
 // start it. So a root's latency is bounded whatever the pool is doing: beside
 // a big job that holds every worker, the caller's goroutine runs its root
 // and Go's scheduler shares the processors between it and the workers as
-// between any goroutines, on any GOMAXPROCS and on a pool of one worker
-// (see DESIGN.md, "Fair service for roots"). Callers from outside take
+// between any goroutines, on any GOMAXPROCS and on a pool of one worker.
+// Callers from outside take
 // turns, first come, first served: while as many roots from outside run as
 // the pool has workers (or CPUs, if fewer), a caller waits for the oldest
-// turn to end or to run out, after a few times the recent roots' mean
-// (DESIGN.md, "Callers served in turn"). From inside a task of p (a
+// turn to end or to run out, after a few times the recent roots' mean.
+// From inside a task of p (a
 // nested parallel loop, a library that uses gofork called from gofork
-// code), Run runs root at once on the current worker: no deadlock even when
-// every worker does it. From inside a task of another pool, Run submits root
+// code), RunValue runs root at once on the current worker: no deadlock even when
+// every worker does it. From inside a task of another pool, RunValue submits root
 // to p and waits as Blocking does: a spare of the other pool stands in for
 // the waiting worker, and the root waits for a worker of p at most until a
 // busy one reaches a poll point (Poll, Share, a par block, a stolen join)
@@ -34,16 +34,16 @@ import "strconv"
 // stack before going back to its work.
 //
 // A root that calls runtime.Goexit (t.Fatal in a root) ends the goroutine
-// that runs it: the caller's, for a Run from outside, as without the pool.
+// that runs it: the caller's, for a call from outside, as without the pool.
 // A Goexit in a part of the root that a worker stole, or in a root a busy
 // worker took at a poll point, ends that task with ErrGoexit, and so the
 // task it interrupted, since both share one goroutine.
 //
 // If root, or any task it forks, panics, the rest of the computation is
 // completed or dropped (frames not yet started are dropped, stolen ones are
-// waited for) and Run panics in the caller's goroutine with a *PanicError that
+// waited for) and RunValue panics in the caller's goroutine with a *PanicError that
 // carries the original value and the stack of the task that panicked. The
-// pool stays usable. Run on a closed pool panics.
+// pool stays usable. RunValue on a closed pool panics.
 func RunValue[R any](p *Pool, root func(w *Worker) R) R {
 	if p == nil {
 		panic("core: Run on a nil *Pool")

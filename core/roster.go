@@ -73,7 +73,8 @@ func (p *Pool) newWorker(kind workerKind) *Worker {
 	w.dq.init(p.cfg.policy == HelpFirst)
 	w.jobs.UseRings(&jobRings) // a ring a burst grew goes back there when the deque is trimmed
 	// Regular workers and spares take the CPUs of one spread order
-	// (assignCPUs is prefix-stable): regular workers by index, so that the
+	// (topology.Machine.Spread, whose every prefix is spread as well as it
+	// can be): regular workers by index, so that the
 	// active set is always the best-spread prefix, spares after them.
 	p.created = append(p.created, w)
 	slot := 0

@@ -5,8 +5,6 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
-
-	"github.com/gofork/gofork/internal/lockfree"
 )
 
 // A Scope counts tasks forked with Go, which may run in parallel on a pool,
@@ -310,70 +308,4 @@ func (s *Scope) finish(k int64) {
 		// runRoot): a stream's consumer forks its next item at once.
 		runtime.Gosched()
 	}
-}
-
-// A scopeLatch is one waiter of a scope: a Wait (below 1) or a Go blocked on
-// the limit (below the limit), inside a task (w) or outside (ch).
-//
-// No wake-up is lost (Dekker, as in DESIGN.md "Sleep and wake"): announce
-// adds the latch to the waiters and stores hasWaiters, then loads n;
-// finish adds to n, then loads hasWaiters. With sequentially consistent
-// atomics, either announce sees the new n (and withdraws), or finish sees
-// hasWaiters and takes mu after announce released it, finding the latch.
-type scopeLatch struct {
-	s     *Scope
-	below int64
-	w     *Worker       // the waiting worker, or nil
-	ch    chan struct{} // the waiting goroutine's signal (buffered 1), if w is nil
-	fired atomic.Bool   // finish took it off the list and wakes it (withdraw has nothing to do)
-}
-
-// probe counts the jobs of the scope that the waiting worker has finished
-// and not yet counted in n as done (only that worker calls it).
-func (l *scopeLatch) probe() bool {
-	n := l.s.n.Load()
-	if l.w != nil {
-		n -= l.w.unflushed(l.s)
-	}
-	return n < l.below
-}
-
-func (l *scopeLatch) announce(w *Worker) bool {
-	s := l.s
-	l.w = w
-	l.fired.Store(false)
-	s.mu.Lock()
-	s.waiters = append(s.waiters, l)
-	lockfree.DekkerStoreBool(&s.hasWaiters, true) // before the load of n
-	if l.probe() {                                // loads n after hasWaiters: pairs with finish's Add
-		s.drop(l)
-		s.mu.Unlock()
-		return false
-	}
-	s.mu.Unlock()
-	return true
-}
-
-func (l *scopeLatch) withdraw(w *Worker) {
-	if l.fired.Load() {
-		return // finish took it off the list
-	}
-	s := l.s
-	s.mu.Lock()
-	s.drop(l)
-	s.mu.Unlock()
-}
-
-// drop removes l from the waiters. Caller holds mu.
-func (s *Scope) drop(l *scopeLatch) {
-	for k, x := range s.waiters {
-		if x == l {
-			last := len(s.waiters) - 1
-			s.waiters[k] = s.waiters[last]
-			s.waiters[last] = nil
-			s.waiters = s.waiters[:last]
-			break
-		}
-	}
-	s.hasWaiters.Store(len(s.waiters) > 0)
 }

@@ -3,8 +3,6 @@ package core
 import (
 	"runtime"
 	"time"
-
-	"github.com/gofork/gofork/internal/lockfree"
 )
 
 // Looking for work: an idle worker's search loop, the steal from a victim,
@@ -130,89 +128,6 @@ func (w *Worker) found() {
 		p.wakeInNode(w.node)
 	}
 }
-
-// trySteal makes one pass over the victims, starting with leap if it is a
-// valid worker other than w, then with draws from w's victim distribution
-// over the active workers, then over the extras (spares, workers beyond the
-// limit), each looked at with one load. From each victim it takes the
-// oldest frame, or else a batch of its oldest jobs. It returns what it took
-// (a frame h, or a job j with ok set, the rest of its batch pushed on w's
-// own job deque) and the ID of its owner. In the idle loop (idle), a
-// worker whose place a guest claimed takes nothing from a guest: the guest
-// stored its claim before it pushed the frame that offers shows, so the
-// claim is seen here, and the guest's root stays on one goroutine for the
-// one place.
-func (w *Worker) trySteal(leap int, idle bool) (h *frameHeader, j job, ok bool, owner int) {
-	r := w.pool.roster.Load() // pairs with the Store in publish
-	if leap >= 0 && leap != w.id && leap < len(r.all) {
-		if h, j, ok, _ := w.stealFrom(r.all[leap]); h != nil || ok {
-			return h, j, ok, leap
-		}
-	}
-	n := len(r.active)
-	var sampler *victimSampler
-	if k := w.index; k >= 0 && k < n {
-		sampler = &r.samplers[k]
-	}
-	for retry := true; retry; {
-		retry = false
-		// n-1 draws from the topology-weighted distribution (libfork eq. 6:
-		// near victims first; uniform on a flat machine). A worker outside
-		// the active set draws uniformly from all of it.
-		draws := n - 1
-		if sampler == nil {
-			draws = n
-		}
-		for range draws {
-			var v *Worker
-			if sampler != nil {
-				v = r.active[sampler.pick(w.next())]
-			} else {
-				v = r.active[uniformPick(w.next(), n)]
-			}
-			if v == w {
-				continue
-			}
-			h, j, ok, lost := w.stealFrom(v)
-			if h != nil || ok {
-				return h, j, ok, v.id
-			}
-			retry = retry || lost
-		}
-	}
-	for _, v := range r.extras {
-		if v != w && v.offers() {
-			if idle && v.guest && w.claim.Load() != nil { // pairs with lend's claim.Store, made before the guest's push that offers loaded
-				return nil, j, false, -1
-			}
-			if h, j, ok, _ := w.stealFrom(v); h != nil || ok {
-				return h, j, ok, v.id
-			}
-		}
-	}
-	return nil, j, false, -1
-}
-
-// stealFrom tries v's oldest shared frame, then a batch of its oldest jobs
-// (up to half of them: one to run, the rest to w's job deque, where other
-// thieves can take them); lost says a race was lost, so a retry may
-// succeed.
-func (w *Worker) stealFrom(v *Worker) (h *frameHeader, j job, ok, lost bool) {
-	w.stealAttempts++
-	h, res := v.dq.steal()
-	if res == lockfree.StealSuccess {
-		return h, j, false, false
-	}
-	j, jres := v.jobs.Steal(&w.jobs)
-	if jres == lockfree.StealSuccess {
-		return nil, j, true, false
-	}
-	return nil, j, false, res == lockfree.StealLost || jres == lockfree.StealLost
-}
-
-// offers reports whether a thief could take something from v now: a shared
-// frame or a job. Any goroutine.
-func (v *Worker) offers() bool { return v.dq.hasShared() || v.jobs.Len() > 0 }
 
 // workWaiting reports whether shared work waits in p: a root in the
 // injector, a task in the outside queue, or something that a worker other

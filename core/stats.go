@@ -80,9 +80,10 @@ func (s Stats) Total() WorkerStats {
 // Stats returns a snapshot of the pool's counters.
 func (p *Pool) Stats() Stats {
 	all := p.roster.Load().all
+	now := p.now()
 	s := Stats{
 		PerWorker:      make([]WorkerStats, len(all)),
-		Uptime:         time.Since(p.start),
+		Uptime:         time.Duration(now),
 		Active:         p.Workers(),
 		Spares:         int(p.spares.active.Load()),
 		Blocked:        int(p.spares.blocked.Load()),
@@ -98,7 +99,7 @@ func (p *Pool) Stats() Stats {
 		// sleep may be counted in neither or (for an instant) both.
 		idle := time.Duration(w.stats.idleNanos.Load())
 		if since := w.stats.sleepingSince.Load(); since != 0 {
-			idle += time.Since(time.Unix(0, since))
+			idle += time.Duration(now - (since - 1))
 		}
 		idle = min(idle, s.Uptime)
 		s.PerWorker[i] = WorkerStats{

@@ -44,16 +44,17 @@ const (
 // caller that queues pays a park and a wake-up, and the one it queues
 // behind a goroutine switch, a microsecond or two; callers of roots much
 // shorter than the scheduler's slice that re-run at once would all queue,
-// one switch per root (a convoy: 64 goroutines running empty roots went
-// 2.6x slower). Below this mean, roots are served as goroutines are.
+// one switch per root (a convoy). Below this mean, roots are served as
+// goroutines are.
 const minQueuedTurn = 50 * time.Microsecond
 
-// Turn states of a guest record (guestTurn.state).
+// Turn states of a guest record (guestTurn.state). A short root's turn,
+// taken without a queue and not counted (guestTurn.free), stays turnNone:
+// expireTurns has nothing to end.
 const (
-	turnNone    uint32 = iota // holds no turn
+	turnNone    uint32 = iota // holds no counted turn
 	turnHeld                  // holds a turn, counted in turnQueue's held
 	turnExpired               // its turn ran out (expireTurns): no longer counted
-	turnFree                  // a short root's turn, taken without a queue and not counted
 )
 
 // turnQueue is a pool's turns: the count of turns held, the queue of
@@ -91,10 +92,15 @@ type turnQueue struct {
 // guestTurn is a guest record's part in the turns.
 type guestTurn struct {
 	state atomic.Uint32 // turnNone, turnHeld or turnExpired
-	since atomic.Int64  // when it got its turn (Pool.now); read by expireTurns
+	since atomic.Int64  // when it got a counted turn (Pool.now); read by expireTurns and armTurnTimer while turnHeld
 	next  *Worker       // the next guest in the queue; guarded by turnQueue.mu
 	ready chan struct{} // buffered: the turn handed to it while it waits
-	ends  uint32        // turns ended on this record, for sampling the mean; owner only
+	// began is when it got its turn, counted or free (Pool.now); free says
+	// the turn is a short root's, taken without a queue. Written by the
+	// owner, or by admitTurns before its send on ready; read by the owner.
+	began int64
+	free  bool
+	ends  uint32 // turns ended on this record, for sampling the mean; owner only
 }
 
 const waitingOne = 1 << 32
@@ -103,19 +109,22 @@ func turnCounts(s uint64) (held, waiting int32) { return int32(uint32(s)), int32
 
 // takeTurn returns when guest g holds a turn: at once if one is free and
 // nobody waits, else once the callers before it have theirs and one is
-// free, or handed to it. Called by g's goroutine before its root runs.
-func (p *Pool) takeTurn(g *Worker) {
+// free, or handed to it. now is the caller's clock reading (Pool.now) from
+// just before. Called by g's goroutine before its root runs; g's
+// turn.began says when it got the turn.
+func (p *Pool) takeTurn(g *Worker, now int64) {
 	q := &p.guests.turns
 	if !q.queueShort && q.mean.Load() < int64(minQueuedTurn) {
 		// Short roots: no queue, and no count (see minQueuedTurn); only
-		// its time goes into the mean.
-		g.guestRec.turn.since.Store(p.now())
-		g.guestRec.turn.state.Store(turnFree)
+		// its time goes into the mean. Owner-private fields only: no
+		// atomic store and no clock read on this path.
+		g.guestRec.turn.began = now
+		g.guestRec.turn.free = true
 		return
 	}
 	limit := p.turnLimit()
 	if s := q.state.Load(); s>>32 == 0 && int32(uint32(s)) < limit && q.state.CompareAndSwap(s, s+1) {
-		p.startTurn(g)
+		p.startTurn(g, now)
 		return
 	}
 	q.mu.Lock()
@@ -125,7 +134,7 @@ func (p *Pool) takeTurn(g *Worker) {
 		if waiting == 0 && held < p.turnLimit() {
 			if q.state.CompareAndSwap(s, s+1) { // a turn came free since the fast path
 				q.mu.Unlock()
-				p.startTurn(g)
+				p.startTurn(g, p.now())
 				return
 			}
 			continue
@@ -152,28 +161,32 @@ func (p *Pool) takeTurn(g *Worker) {
 // time-slice them.
 func (p *Pool) turnLimit() int32 { return min(p.limit.Load(), int32(numCPU)) }
 
-// startTurn marks g as holding a turn counted in held.
-func (p *Pool) startTurn(g *Worker) {
-	g.guestRec.turn.since.Store(p.now())
-	g.guestRec.turn.state.Store(turnHeld)
+// startTurn marks g as holding a turn counted in held, from now
+// (Pool.now).
+func (p *Pool) startTurn(g *Worker, now int64) {
+	t := &g.guestRec.turn
+	t.began = now
+	t.since.Store(now)
+	t.state.Store(turnHeld)
 }
 
 // endTurn gives back g's turn when its root is done: to the oldest waiting
 // caller if one waits, else to the free count. A turn that ran out
-// (expireTurns) was already given back.
-func (p *Pool) endTurn(g *Worker) {
+// (expireTurns) was already given back. now is the caller's clock reading
+// (Pool.now) at the root's end.
+func (p *Pool) endTurn(g *Worker, now int64) {
 	t := &g.guestRec.turn
 	q := &p.guests.turns
-	if t.state.Load() == turnFree { // only its owner and expireTurns read it, and expireTurns skips it
-		t.state.Store(turnNone)
-		p.sampleTurn(t)
+	if t.free { // a short root's turn: nothing counted, nothing to hand on
+		t.free = false
+		p.sampleTurn(t, now)
 		return
 	}
 	if !t.state.CompareAndSwap(turnHeld, turnNone) { // pairs with expireTurns's CAS: one of them gives the turn back
 		t.state.Store(turnNone) // expired: nothing to give back
 		return
 	}
-	p.sampleTurn(t)
+	p.sampleTurn(t, now)
 	if s := q.state.Load(); s>>32 == 0 && q.state.CompareAndSwap(s, s-1) {
 		return
 	}
@@ -184,22 +197,22 @@ func (p *Pool) endTurn(g *Worker) {
 }
 
 // turnSampleEvery is how many turns of one caller go by between two that
-// feed the mean: each turn that does costs a clock read and a store to the
-// mean's cache line, which every caller shares, while the mean moves only by
-// an eighth a sample.
+// feed the mean: each turn that does costs a store to the mean's cache
+// line, which every caller shares, while the mean moves only by an eighth
+// a sample.
 const turnSampleEvery = 4
 
 // sampleTurn feeds the turn t just ended into the mean, one in
-// turnSampleEvery of each caller's turns (the first one included). Called
-// by t's owner.
-func (p *Pool) sampleTurn(t *guestTurn) {
+// turnSampleEvery of each caller's turns (the first one included); now is
+// when it ended (Pool.now). Called by t's owner.
+func (p *Pool) sampleTurn(t *guestTurn, now int64) {
 	t.ends++
 	if t.ends%turnSampleEvery != 1 {
 		return
 	}
 	q := &p.guests.turns
 	m := q.mean.Load()
-	q.mean.Store(m + (p.now()-t.since.Load()-m)/8)
+	q.mean.Store(m + (now-t.began-m)/8)
 }
 
 // admitTurns gives free turns to the oldest waiting callers. Caller holds
@@ -223,7 +236,7 @@ func (p *Pool) admitTurns() {
 			q.tail = nil
 		}
 		g.guestRec.turn.next = nil
-		p.startTurn(g)
+		p.startTurn(g, p.now())
 		g.guestRec.turn.ready <- struct{}{} // buffered, and g waits for exactly one
 	}
 }

@@ -6,18 +6,6 @@ package core
 // its worker: it helps, running other work until the thing is done, and
 // sleeps only when there is nothing to run. What it waits on is a latch.
 
-// A latch is what a worker waits on while it helps (helpUntil): a stolen
-// frame's state (frame.go), a root's state (rootjob.go) or a scope's count
-// (scope.go). probe reports that it is done; announce
-// records that w is about to sleep on it, or reports false if it is done
-// already; withdraw undoes announce once w is awake. Whoever completes the
-// latch after an announce must wake w (wakeWorker).
-type latch interface {
-	probe() bool
-	announce(w *Worker) bool
-	withdraw(w *Worker)
-}
-
 // waitStolen waits until the stolen frame h at slot i of w's deque
 // completes, running other work meanwhile (helpUntil), then takes the slot
 // back. It returns what the frame panicked with.

@@ -89,7 +89,18 @@ type Worker struct {
 type workerStats struct {
 	shares, stolen, stealAttempts, roots, rootsBusy, sleeps atomic.Uint64
 	idleNanos                                               atomic.Int64
-	sleepingSince                                           atomic.Int64 // UnixNano of the current sleep's start, 0 when awake
+	sleepingSince                                           atomic.Int64 // 1 + the current sleep's start (Pool.now), 0 when awake
+}
+
+// sleepFrom records that the worker went idle at now (Pool.now). Owner only.
+func (s *workerStats) sleepFrom(now int64) { s.sleepingSince.Store(now + 1) } // +1: 0 means awake
+
+// wakeAt ends the sleep sleepFrom recorded, if any, at now (Pool.now),
+// counting it as idle. Owner only.
+func (s *workerStats) wakeAt(now int64) {
+	if since := s.sleepingSince.Swap(0); since != 0 {
+		s.idleNanos.Add(now - (since - 1))
+	}
 }
 
 // ID returns the worker's ID in its pool: its index in the order workers

@@ -8,9 +8,9 @@ import "sync/atomic"
 // store ordered before the load that follows it. Go's atomics are
 // sequentially consistent, which promises that order, but a
 // read-modify-write is what every implementation keeps in that order
-// without help: under qemu-aarch64 a plain Store (STLR) let the load after it
-// pass, and the job deque's stress test took a job twice in 11 of 30 runs;
-// with Swap (SWPAL) it never did. On amd64 a Store is already an XCHG, so a
+// without help: an emulated arm64 has been seen to let the load pass a
+// plain Store (STLR), never a Swap (SWPAL); docs/BENCHMARKS.md, "core
+// constants", records the run. On amd64 a Store is already an XCHG, so a
 // Swap costs nothing more there.
 //
 // Each function stores v in a with a Swap. The caller names, next to the

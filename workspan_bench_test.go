@@ -9,7 +9,7 @@ import (
 
 // BenchmarkWorkSpan compares a measured run (core.MeasureWorkSpan) with a
 // plain one on the same pool: the meter's cost, on fib forking at every
-// call (its worst case: three clock reads a fork) and on fib as written.
+// call (strands of nanoseconds, timed in groups) and on fib as written.
 // The bound is a measured run at most 3x a plain one.
 func BenchmarkWorkSpan(b *testing.B) {
 	for _, bc := range []struct {

@@ -91,8 +91,8 @@ func (ws WorkSpan) Speedup(p int) (lo, hi float64) {
 // returns), and nothing is made stealable. The dag of a computation made of
 // these forks is the same whatever runs it, so the profile does not depend
 // on the number of workers, and the other workers stay free. A measured run
-// takes longer than a plain one: the meter reads the clock three times a
-// fork.
+// takes longer than a plain one: the meter reads the clock at the end of
+// each strand, except in long runs of short strands (below).
 //
 // What is measured:
 //
@@ -102,6 +102,14 @@ func (ws WorkSpan) Speedup(p int) (lo, hi float64) {
 //     call, a channel wait, a lock or I/O inside a strand count for the CPU
 //     they use, not for the time they wait. A stall that the thread's CPU
 //     clock does not show (a hypervisor taking the virtual CPU) counts.
+//   - Where the strands are short (under a quarter of a microsecond on
+//     average, for dozens in a row, as in code that forks at every call),
+//     the clock is read once per group of up to 64 strands, and each
+//     strand of a group is given the mean of the groups before it; the
+//     strand that closes the group takes what is left of its time. The
+//     work stays exact; a span made of such strands is exact to about a
+//     group's time. A group that takes more than twice its prediction
+//     (it held a longer strand) puts the meter back to one read a strand.
 //   - Code that decides to fork on demand sees a pool of idle workers that
 //     take every frame: Pending is 0, and Hungry is true nearly always
 //     (the pool's workers sleep, since nothing is shared; it reads the
@@ -141,7 +149,7 @@ func MeasureWorkSpan[R any](p *Pool, root func(*Worker) R) (R, WorkSpan) {
 func measureOn[R any](w *Worker, root func(*Worker) R) (R, WorkSpan) {
 	outer := w.meter
 	if outer != nil {
-		outer.tick() // the enclosing strand ends here; the inner profile is added on return
+		outer.read() // the enclosing strand ends here; the inner profile is added on return
 	}
 	// The thread's CPU clock tells a stall of the thread from work
 	// (offCPU), if the goroutine stays on it.
@@ -151,6 +159,7 @@ func measureOn[R any](w *Worker, root func(*Worker) R) (R, WorkSpan) {
 	m.cpuMark, m.cpuOK = threadCPUTime()
 	start := nanotime()
 	m.last, m.wallMark = start, start
+	m.group, m.left = 1, 1
 	w.meter = m
 	w.dq.fast = 0 // every fork now takes reach's branch, where the meter is looked at (see Join)
 	finished := false
@@ -163,7 +172,7 @@ func measureOn[R any](w *Worker, root func(*Worker) R) (R, WorkSpan) {
 	}()
 	r := root(w)
 	m.drain(w)
-	m.tick()
+	m.read()
 	finished = true
 	ws := WorkSpan{
 		Work:         time.Duration(m.work),
@@ -192,8 +201,15 @@ func measureOn[R any](w *Worker, root func(*Worker) R) (R, WorkSpan) {
 // and the second half restarts from it (resume); the join takes the longer
 // of the two paths that reach it (merge).
 type workSpanMeter struct {
-	last     int64 // nanotime at which the running strand started
-	overhead int64 // the cost of one tick, taken off each strand's time
+	last     int64 // nanotime of the last clock read, the start of the running group
+	overhead int64 // the cost of one clock read, taken off each group's time
+	// Grouping (read): group is the number of strands timed by one clock
+	// read, left how many of the running group have still to end, guessed
+	// how many have ended unread and been given est each; streak counts
+	// the short strands in a row.
+	group, left  int
+	guessed, est int64
+	streak       int64
 	// cpuMark and wallMark are the thread's CPU time and nanotime at the
 	// last check for time off the CPU (offCPU); cpuOK: the thread has a
 	// CPU clock.
@@ -220,20 +236,72 @@ type measuredJob struct {
 //go:linkname nanotime runtime.nanotime
 func nanotime() int64
 
-// tick ends the running strand and starts the next one now.
+// tick ends the running strand and starts the next one. It reads the
+// clock only at the end of a group (see read); a strand that ends inside
+// one is given the group's predicted mean, est, on both path lengths.
 func (m *workSpanMeter) tick() {
-	now := nanotime()
-	d := now - m.last - m.overhead
-	if d > stallCheck && m.cpuOK {
-		d, now = m.offCPU(now, d)
+	if m.left > 1 {
+		m.left--
+		m.guessed++
+		m.span += m.est
+		m.burdened += m.est
+		return
 	}
-	if d < 0 {
-		d = 0
+	m.read()
+}
+
+// Grouping short strands (DESIGN.md, "Work and span", "Short strands"):
+// a clock read costs more than a fork, so where the strands are short the
+// meter reads it once per group of strands instead of once per strand.
+const (
+	// shortStrand is the mean strand time (ns) below which strands are
+	// short enough to be timed in groups.
+	shortStrand = 250
+	// widenAfter is how many short strands in a row, timed one by one or
+	// in groups that kept to their prediction, double the group size.
+	widenAfter = 64
+	// maxGroup is the largest group, so a group of short strands lasts at
+	// most maxGroup·shortStrand.
+	maxGroup = 64
+	// groupSlack is the time (ns) a group may take beyond twice its
+	// predicted time and still count as short strands.
+	groupSlack = 100
+)
+
+// read ends the running strand and the group it closes at a clock read.
+// The group's time goes to the work in full. The strands of the group
+// ended without a read were given est each; the one ending here gets the
+// rest, so that the path lengths hold the group's time too. A group of
+// short strands that kept to its prediction sets est to its mean and,
+// after widenAfter such strands, doubles the group; any other group, one
+// holding a longer strand, makes every strand timed alone again.
+func (m *workSpanMeter) read() {
+	now := nanotime()
+	t := now - m.last - m.overhead
+	if t > stallCheck && m.cpuOK {
+		t, now = m.offCPU(now, t)
+	}
+	if t < 0 {
+		t = 0
 	}
 	m.last = now
-	m.work += d
+	m.work += t
+	d := t - m.guessed*m.est
 	m.span += d
 	m.burdened += d
+	n := m.guessed + 1
+	if t < n*shortStrand && (m.group == 1 || t <= 2*n*m.est+groupSlack) {
+		m.est = t / n
+		m.streak += n
+		if m.streak >= widenAfter && m.group < maxGroup {
+			m.group *= 2
+			m.streak = 0
+		}
+	} else {
+		m.group, m.streak = 1, 0
+	}
+	m.guessed = 0
+	m.left = m.group
 }
 
 // stallCheck is the strand time (ns) above which tick asks whether the

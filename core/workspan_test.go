@@ -539,3 +539,43 @@ func TestWorkSpanForkPathRestored(t *testing.T) {
 		return 0
 	})
 }
+
+func TestWorkSpanShortStrandsThenLong(t *testing.T) {
+	p := New(WithWorkers(2))
+	defer closeChecked(t, p)
+	// Each round joins two halves that fork fib at every call (thousands
+	// of strands of nanoseconds, which the meter times in groups) and then
+	// spin: a long strand right after a long run of short ones. The span
+	// is the rounds' longer spins in a row; a meter that shared a spin's
+	// time out over its group, or over the sibling half, falls below it.
+	const rounds = 4
+	var lt leafTimer
+	half := func(w *Worker, d time.Duration) int {
+		n := fib(w, 18)
+		lt.spin(d)
+		return n
+	}
+	tryWorkSpan(t, func() WorkSpan {
+		lt = leafTimer{}
+		_, ws := MeasureWorkSpan(p, func(w *Worker) int {
+			for range rounds {
+				Join(w, half, 200*time.Microsecond, half, 100*time.Microsecond)
+			}
+			return 0
+		})
+		if want := uint64(rounds * (1 + 2*fibJoins(18))); ws.Forks != want {
+			t.Fatalf("Forks = %d, want %d", ws.Forks, want)
+		}
+		return ws
+	}, func(ws WorkSpan) error {
+		var span int64
+		for k := range rounds {
+			span += max(lt.times[2*k], lt.times[2*k+1])
+		}
+		return errors.Join(
+			near("work", ws.Work, lt.sum(), time.Duration(lt.sum()/2)),
+			// Above: the fib halves' own span, and this machine's stalls
+			// in rounds of hundreds of microseconds.
+			near("span", ws.Span, span, time.Duration(lt.sum()/5)))
+	})
+}

@@ -2,9 +2,11 @@ package graph
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"io"
 	"math"
+	"math/bits"
 	"slices"
 
 	"github.com/gofork/gofork/core"
@@ -240,6 +242,31 @@ func (a *adjacencyReader) parsePiece(text []byte, lo, hi, k0 int, oneLine bool) 
 	text = text[:hi]
 	k := k0
 	for at := lo; at < hi; {
+		if oneLine && at+8 <= hi {
+			// The common case: up to 7 digits and a newline, read in
+			// one 8-byte word.
+			if v, size := lineNumber8(text[at : at+8]); size > 0 {
+				if k < n {
+					switch {
+					case v > uint64(m):
+						return numberError{at: at, msg: fmt.Sprintf("offset %q: want at most m = %d", token(text, at), m)}
+					case k == 0 && v != 0:
+						return numberError{at: at, msg: fmt.Sprintf("the first offset is %d, want 0", v)}
+					case k > k0 && int64(v) < offsets[k-1]:
+						return numberError{at: at, msg: fmt.Sprintf("offset of vertex %d is %d, below vertex %d's %d", k, v, k-1, offsets[k-1])}
+					}
+					offsets[k] = int64(v)
+				} else {
+					if v >= uint64(n) {
+						return numberError{at: at, msg: fmt.Sprintf("target %q: want a vertex below n = %d", token(text, at), n)}
+					}
+					edges[k-n] = int32(v)
+				}
+				k++
+				at += size
+				continue
+			}
+		}
 		c := text[at]
 		if c-'0' > 9 {
 			if spaceTable[c] == 0 {
@@ -288,6 +315,30 @@ func (a *adjacencyReader) parsePiece(text []byte, lo, hi, k0 int, oneLine bool) 
 		k++
 	}
 	return numberError{at: -1}
+}
+
+// lineNumber8 parses the 8 bytes of w as 1 to 7 decimal digits followed
+// by a newline, and returns the number and the bytes it took, digits and
+// newline; size is 0 when w does not start so. The digits are found and
+// combined as one word: a byte is not a digit when it is below '0' (its
+// difference from '0' wraps, setting the top bit) or above '9' (adding
+// 0x76 to its difference sets the top bit); borrows and carries run only
+// toward later bytes, past the first non-digit. The digits, moved to the
+// top of the word, are then joined in pairs, fours and eights, a
+// multiplication each.
+func lineNumber8(w []byte) (v uint64, size int) {
+	x := binary.LittleEndian.Uint64(w)
+	d := x - 0x3030303030303030
+	nonDigit := (d | (d + 0x7676767676767676)) & 0x8080808080808080
+	digits := bits.TrailingZeros64(nonDigit) / 8
+	if digits == 0 || digits == 8 || w[digits] != '\n' {
+		return 0, 0
+	}
+	d <<= 8 * (8 - digits)                             // leading zeros in the low bytes
+	d = (d * (1 + 10<<8)) >> 8 & 0x00FF00FF00FF00FF    // pairs of digits
+	d = (d * (1 + 100<<16)) >> 16 & 0x0000FFFF0000FFFF // fours
+	d = (d * (1 + 10000<<32)) >> 32                    // eight
+	return d, digits + 1
 }
 
 // countTokens counts the maximal runs of bytes that are not white space,

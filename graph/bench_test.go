@@ -90,6 +90,26 @@ func gonumGraph(b *testing.B) *simple.UndirectedGraph {
 	return benchInput.gonum
 }
 
+// cpuMetrics starts counting the process's CPU time; the returned func,
+// called after the benchmark loop, reports per operation the time its
+// threads ran on a CPU (cpu-s/op) and the time they were runnable but
+// waited for one (runq-s/op). On a machine shared with other work, a
+// runq-s/op near the wall time says that the run did not get the CPUs its
+// workers asked for, and its ns/op measures the machine's load. Where the
+// counters are not available (outside Linux) nothing is reported.
+func cpuMetrics(b *testing.B) func() {
+	cpu0, wait0, ok := threadTimes()
+	return func() {
+		cpu1, wait1, ok1 := threadTimes()
+		if !ok || !ok1 || b.N == 0 {
+			return
+		}
+		n := float64(b.N)
+		b.ReportMetric((cpu1-cpu0).Seconds()/n, "cpu-s/op")
+		b.ReportMetric((wait1-wait0).Seconds()/n, "runq-s/op")
+	}
+}
+
 // forWorkers runs body as sub-benchmarks p=1 and p=2 on pools of that size.
 func forWorkers(b *testing.B, body func(b *testing.B, opt par.Option)) {
 	for _, p := range []int{1, 2} {
@@ -104,11 +124,13 @@ func forWorkers(b *testing.B, body func(b *testing.B, opt par.Option)) {
 func BenchmarkBFS(b *testing.B) {
 	g := benchGraph(b)
 	b.Run("serial", func(b *testing.B) {
+		defer cpuMetrics(b)()
 		for b.Loop() {
 			graphref.BFS(g, 0)
 		}
 	})
 	forWorkers(b, func(b *testing.B, opt par.Option) {
+		defer cpuMetrics(b)()
 		for b.Loop() {
 			graph.BFS(g, 0, opt)
 		}
@@ -116,6 +138,7 @@ func BenchmarkBFS(b *testing.B) {
 	b.Run("gonum", func(b *testing.B) {
 		ug := gonumGraph(b)
 		b.ResetTimer()
+		defer cpuMetrics(b)()
 		for b.Loop() {
 			var bf traverse.BreadthFirst
 			bf.Walk(ug, simple.Node(0), nil)
@@ -126,11 +149,13 @@ func BenchmarkBFS(b *testing.B) {
 func BenchmarkConnectedComponents(b *testing.B) {
 	g := benchGraph(b)
 	b.Run("serial", func(b *testing.B) {
+		defer cpuMetrics(b)()
 		for b.Loop() {
 			graphref.Components(g)
 		}
 	})
 	forWorkers(b, func(b *testing.B, opt par.Option) {
+		defer cpuMetrics(b)()
 		for b.Loop() {
 			graph.ConnectedComponents(g, opt)
 		}
@@ -138,6 +163,7 @@ func BenchmarkConnectedComponents(b *testing.B) {
 	b.Run("gonum", func(b *testing.B) {
 		ug := gonumGraph(b)
 		b.ResetTimer()
+		defer cpuMetrics(b)()
 		for b.Loop() {
 			topo.ConnectedComponents(ug)
 		}
@@ -148,11 +174,13 @@ func BenchmarkConnectedComponents(b *testing.B) {
 func BenchmarkPageRank20(b *testing.B) {
 	g := benchGraph(b)
 	b.Run("serial", func(b *testing.B) {
+		defer cpuMetrics(b)()
 		for b.Loop() {
 			graphref.PageRank(g, 0.85, 0, 20)
 		}
 	})
 	forWorkers(b, func(b *testing.B, opt par.Option) {
+		defer cpuMetrics(b)()
 		for b.Loop() {
 			graph.PageRank(g, 0.85, 0, 20, opt)
 		}
@@ -162,11 +190,13 @@ func BenchmarkPageRank20(b *testing.B) {
 func BenchmarkTriangles(b *testing.B) {
 	g := benchGraph(b)
 	b.Run("serial", func(b *testing.B) {
+		defer cpuMetrics(b)()
 		for b.Loop() {
 			graphref.Triangles(g)
 		}
 	})
 	forWorkers(b, func(b *testing.B, opt par.Option) {
+		defer cpuMetrics(b)()
 		for b.Loop() {
 			graph.Triangles(g, opt)
 		}
@@ -191,6 +221,7 @@ func BenchmarkReadAdjacency(b *testing.B) {
 	}
 	b.Run("serial-scanner", func(b *testing.B) {
 		b.SetBytes(st.Size())
+		defer cpuMetrics(b)()
 		for b.Loop() {
 			if _, err := readAdjacencyScanner(path); err != nil {
 				b.Fatal(err)
@@ -199,6 +230,7 @@ func BenchmarkReadAdjacency(b *testing.B) {
 	})
 	b.Run("ReadAdjacency", func(b *testing.B) {
 		b.SetBytes(st.Size())
+		defer cpuMetrics(b)()
 		for b.Loop() {
 			f, err := os.Open(path)
 			if err != nil {

@@ -110,39 +110,55 @@ func fromSortedKeys(n int, keys []uint64, pool *core.Pool) *Graph {
 //
 // It checks that, for every vertex v, the ids below v in v's row (its "down"
 // list) are exactly the vertices u < v whose rows hold v (its "up" edges),
-// in order. The targets are cut into a few ranges of about equal degree,
-// checked in parallel; a range [a, b) scans the rows of u = 0..b-1 in order,
-// each from the first entry at or above max(a, u+1) up to b, and keeps for
-// each of its targets v a cursor into v's row: an up edge u→v must find u
-// under v's cursor, which then moves on. As u only grows, the cursors walk
-// the down lists in order, and at the end every cursor must have reached the
-// end of its down list. The rows are read in order; the random accesses per
-// up edge are the cursor, the row's end and the entry under the cursor.
-// Scratch: 8 bytes per vertex.
+// in order. The targets are cut into a few ranges holding about equal parts
+// of the down lists, checked in parallel; a range [a, b) scans the rows of
+// u = 0..b-1 in order, each from the first entry at or above max(a, u+1)
+// up to b, and keeps for each of its targets v a cursor into v's row: an up
+// edge u→v must find u under v's cursor, which then moves on. As u only
+// grows, the cursors walk the down lists in order, and at the end every
+// cursor must have reached the end of its down list. The rows are read in
+// order; the random accesses per up edge are the cursor, the row's end and
+// the entry under the cursor. Scratch: 8 bytes per vertex.
 func isSymmetric(g *Graph, pool *core.Pool) bool {
 	n := g.NumVertices()
 	m := g.NumEdges()
 	if n == 0 || m == 0 {
 		return true
 	}
-	ranges := min(2*pool.Workers(), n)
+	opt := par.WithPool(pool)
+	// cursor[v]: the index in g.edges of the next entry of v's row that an
+	// up edge must match, so that a check reads no offset. It first holds
+	// the running count of down edges, by which the ranges are cut: a
+	// range's checks are one per down edge of its targets (the work of
+	// symmetric rows), and in a graph whose hubs have low ids, such as an
+	// R-MAT graph, the down lists grow with the id.
+	cursor := make([]int64, n)
+	par.ForRange(0, n, func(lo, hi int) {
+		for v := lo; v < hi; v++ {
+			i, _ := slices.BinarySearch(g.adj(int32(v)), int32(v))
+			cursor[v] = int64(i)
+		}
+	}, opt)
+	down := reduce.PrefixSum(cursor, cursor, opt)
+	ranges := min(symmetryRanges*pool.Workers(), n)
 	cut := make([]int, ranges+1)
 	for c := 1; c < ranges; c++ {
-		target := int64(c) * m / int64(ranges)
-		v, _ := slices.BinarySearch(g.offsets, target)
+		v, _ := slices.BinarySearch(cursor, int64(c)*down/int64(ranges))
 		cut[c] = max(min(v, n), cut[c-1])
 	}
 	cut[ranges] = n
-	// cursor[v]: the index in g.edges of the next entry of v's row that an
-	// up edge must match, so that a check reads no offset.
-	cursor := make([]int64, n)
 	return reduce.Reduce(0, ranges, true, func(lo, hi int, ok bool) bool {
 		for c := lo; c < hi && ok; c++ {
 			ok = symmetricRange(g, cut[c], cut[c+1], cursor)
 		}
 		return ok
-	}, func(x, y bool) bool { return x && y }, par.WithPool(pool), par.Grain(1))
+	}, func(x, y bool) bool { return x && y }, opt, par.Simple(1))
 }
+
+// symmetryRanges is the number of target ranges per worker isSymmetric
+// checks: more than one, so that a worker that finishes early finds one
+// to take, and few, as each range scans all the rows below its end.
+const symmetryRanges = 2
 
 // symmetricRange checks the down lists of the targets [a, b) (see
 // isSymmetric); it owns cursor[a:b].

@@ -133,7 +133,7 @@ func (rc *radixCtx[K]) flip(shift uint) uint8 {
 
 // radixSort sorts the keys of x (an integer or float slice seen through
 // unsafe as unsigned words of the same size, interpreted according to kind).
-func radixSort[K radixKey](x []K, kind keyKind, c *config) {
+func radixSort[K radixKey](w *core.Worker, x []K, kind keyKind, c *config) {
 	n := len(x)
 	width := uint(unsafe.Sizeof(x[0])) * 8
 	mantissa := uint64(23)
@@ -166,39 +166,35 @@ func radixSort[K radixKey](x []K, kind keyKind, c *config) {
 	}
 	k := chunks(n, c.grain, rc.workers)
 	diffs := make([]K, k)
-	c.pool.Run(func(w *core.Worker) {
-		first := rc.toKey(x[0])
-		parFor(w, k, func(_ *core.Worker, i int) {
-			lo, hi := chunkBounds(n, k, i)
-			s := x[lo:hi]
-			var diff K
-			if kind != keyFloat {
-				for _, v := range s {
-					diff |= v ^ first
-				}
-			} else {
-				for j, v := range s {
-					v = rc.toKey(v)
-					s[j] = v
-					diff |= v ^ first
-				}
-			}
-			diffs[i] = diff
-		})
+	first := rc.toKey(x[0])
+	forChunks(w, n, k, func(i, lo, hi int) {
+		s := x[lo:hi]
 		var diff K
-		for _, d := range diffs {
-			diff |= d
+		if kind != keyFloat {
+			for _, v := range s {
+				diff |= v ^ first
+			}
+		} else {
+			for j, v := range s {
+				v = rc.toKey(v)
+				s[j] = v
+				diff |= v ^ first
+			}
 		}
-		if diff == 0 { // cannot happen after the sortedness scan; keep it right
-			parFor(w, k, func(_ *core.Worker, i int) {
-				lo, hi := chunkBounds(n, k, i)
-				rc.unmap(x[lo:hi])
-			})
-			return
-		}
-		rc.diff = diff
-		radixRange(w, rc, x, (bits.Len64(uint64(diff))-1)/8)
+		diffs[i] = diff
 	})
+	var diff K
+	for _, d := range diffs {
+		diff |= d
+	}
+	if diff == 0 { // cannot happen after the sortedness scan; keep it right
+		forChunks(w, n, k, func(_, lo, hi int) {
+			rc.unmap(x[lo:hi])
+		})
+		return
+	}
+	rc.diff = diff
+	radixRange(w, rc, x, (bits.Len64(uint64(diff))-1)/8)
 }
 
 // radixRange sorts data on bytes d..0 in place.
@@ -327,8 +323,7 @@ func (rc *radixCtx[K]) fillByCount(w *core.Worker, data []K, shift uint, fx uint
 		k = chunks(n, rc.grain, rc.workers)
 	}
 	counts := make([][256]int, k)
-	parFor(w, k, func(_ *core.Worker, i int) {
-		lo, hi := chunkBounds(n, k, i)
+	forChunks(w, n, k, func(i, lo, hi int) {
 		cnt := &counts[i]
 		for _, v := range data[lo:hi] {
 			cnt[uint8(v>>shift)^fx]++
@@ -336,8 +331,7 @@ func (rc *radixCtx[K]) fillByCount(w *core.Worker, data []K, shift uint, fx uint
 	})
 	starts := bucketOffsets(counts)
 	rest := data[0] &^ (0xff << shift) // every byte but the one at shift
-	parFor(w, k, func(_ *core.Worker, i int) {
-		lo, hi := chunkBounds(n, k, i)
+	forChunks(w, n, k, func(i, lo, hi int) {
 		b := sortSearch256(starts, lo)
 		for j := lo; j < hi; j++ {
 			for j >= starts[b+1] {
@@ -352,7 +346,7 @@ func (rc *radixCtx[K]) fillByCount(w *core.Worker, data []K, shift uint, fx uint
 // radixBuckets runs sort on every non-empty bucket [starts[b], starts[b+1]),
 // in parallel.
 func radixBuckets(w *core.Worker, starts *[maxBuckets + 1]int, sort func(w *core.Worker, lo, hi int)) {
-	parFor(w, maxBuckets, func(w *core.Worker, b int) {
+	forEach(w, maxBuckets, func(w *core.Worker, b int) {
 		if lo, hi := starts[b], starts[b+1]; lo < hi {
 			sort(w, lo, hi)
 		}

@@ -216,7 +216,7 @@ func classifyTree[E any](w *core.Worker, ws *workspace[E], data []E, b int, cl *
 
 // samplesort sorts x by cmp in place, in parallel; ranges of at most leaf
 // elements go to slices.SortFunc.
-func samplesort[E any](x []E, cmp func(a, b E) int, leaf int, c *config) {
+func samplesort[E any](w *core.Worker, x []E, cmp func(a, b E) int, leaf int, c *config) {
 	var zero E
 	// Blocks of 2 KiB, but short slices get shorter blocks, so that the
 	// bucket buffers of a workspace hold at most half of x.
@@ -229,7 +229,7 @@ func samplesort[E any](x []E, cmp func(a, b E) int, leaf int, c *config) {
 		workers: c.pool.Workers(),
 		stripe:  4 * maxBuckets * b,
 	}
-	c.pool.Run(func(w *core.Worker) { ctx.sortRange(w, x, 0) })
+	ctx.sortRange(w, x, 0)
 	ctx.fail.raise() // every task has returned: x holds a permutation
 }
 
@@ -294,7 +294,7 @@ func (c *ssCtx[E]) sortRange(w *core.Worker, data []E, bad int) {
 	if largest > n/2 {
 		bad++
 	}
-	parFor(w, nb, func(w *core.Worker, j int) {
+	forEach(w, nb, func(w *core.Worker, j int) {
 		if lo, hi := starts[j], starts[j+1]; hi-lo > 1 && (!equal || j%2 == 0) {
 			c.sortRange(w, data[lo:hi], bad)
 		}

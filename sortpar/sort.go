@@ -167,8 +167,10 @@ func IsSorted[S ~[]E, E cmp.Ordered](x S, opts ...par.Option) bool {
 	if len(x) < c.cutoff {
 		return slices.IsSorted(x)
 	}
-	sorted, _ := scanOrdered([]E(x), false, &c)
-	return sorted
+	return core.RunValue(c.pool, func(w *core.Worker) bool {
+		sorted, _ := scanOrdered(w, []E(x), false, &c)
+		return sorted
+	})
 }
 
 // IsSortedFunc reports whether x is sorted in ascending order as determined
@@ -182,8 +184,10 @@ func IsSortedFunc[S ~[]E, E any](x S, cmp func(a, b E) int, opts ...par.Option) 
 	if len(x) < c.cutoff {
 		return slices.IsSortedFunc(x, cmp)
 	}
-	sorted, _ := scanFunc([]E(x), cmp, false, &c)
-	return sorted
+	return core.RunValue(c.pool, func(w *core.Worker) bool {
+		sorted, _ := scanFunc(w, []E(x), cmp, false, &c)
+		return sorted
+	})
 }
 
 // sortFunc is SortFunc after option handling.
@@ -197,27 +201,17 @@ func sortFunc[E any](x []E, cmp func(a, b E) int, c *config) {
 		slices.SortFunc(x, cmp)
 		return
 	}
-	inOneRun(c, func() {
-		sorted, reversed := scanFunc(x, cmp, false, c)
+	c.pool.Run(func(w *core.Worker) {
+		sorted, reversed := scanFunc(w, x, cmp, false, c)
 		switch {
 		case sorted:
 			return
 		case reversed:
-			reverse(x, c)
+			reverse(w, x, c)
 			return
 		}
-		samplesort(x, cmp, c.funcLeaf, c)
+		samplesort(w, x, cmp, c.funcLeaf, c)
 	})
-}
-
-// inOneRun runs a sort's phases (the sortedness scan, the sort, ...) as
-// one root of the pool: each phase is a core.RunValue of its own, which inside
-// a task runs inline. From outside, the caller then waits once, not once
-// a phase: between two phases it would need a processor to submit the
-// next, and the pool's workers may hold them all (a small sort beside a
-// big one).
-func inOneRun(c *config, f func()) {
-	c.pool.Run(func(*core.Worker) { f() })
 }
 
 // sortStableFunc is SortStableFunc after option handling.
@@ -226,15 +220,19 @@ func sortStableFunc[E any](x []E, cmp func(a, b E) int, c *config) {
 		slices.SortStableFunc(x, cmp)
 		return
 	}
-	inOneRun(c, func() {
-		sorted, reversed := scanFunc(x, cmp, true, c)
-		switch {
-		case sorted:
-			return
-		case reversed: // strictly decreasing: no equal neighbours to keep in order
-			reverse(x, c)
-			return
-		}
-		mergesort(x, cmp, c)
-	})
+	c.pool.Run(func(w *core.Worker) { sortStableFuncOn(w, x, cmp, c) })
+}
+
+// sortStableFuncOn is sortStableFunc on w, for a slice at least
+// c.stableMin long.
+func sortStableFuncOn[E any](w *core.Worker, x []E, cmp func(a, b E) int, c *config) {
+	sorted, reversed := scanFunc(w, x, cmp, true, c)
+	switch {
+	case sorted:
+		return
+	case reversed: // strictly decreasing: no equal neighbours to keep in order
+		reverse(w, x, c)
+		return
+	}
+	mergesort(w, x, cmp, c)
 }

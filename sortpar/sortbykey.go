@@ -111,7 +111,7 @@ func (ks *keySort[E, K]) sort(c *config) {
 		case ks.fail.failed.Load() || sc.sorted:
 			return
 		case sc.reversed:
-			reverse(ks.data, c)
+			reverse(w, ks.data, c)
 			return
 		}
 		ks.sortRange(w, 0, n, sc.depth, sc.vary, 0)
@@ -143,9 +143,8 @@ func (ks *keySort[E, K]) scan(w *core.Worker, lo, hi, depth int) scanResult {
 	}
 	k := chunks(n, ks.grain, ks.workers)
 	parts := make([]part, k)
-	parFor(w, k, func(_ *core.Worker, i int) {
+	forChunks(w, n, k, func(i, clo, chi int) {
 		defer ks.fail.catch()
-		clo, chi := chunkBounds(n, k, i)
 		pt := part{sorted: true, rev: true, and: ^uint64(0)}
 		pt.first = ks.key(data[clo])
 		prev, ref := pt.first, ks.kw.stringOf(pt.first)
@@ -265,7 +264,7 @@ func (ks *keySort[E, K]) sortRange(w *core.Worker, lo, hi, depth int, vary, word
 		return
 	}
 	below := uint64(1)<<shift - 1
-	parFor(w, maxBuckets, func(w *core.Worker, j int) {
+	forEach(w, maxBuckets, func(w *core.Worker, j int) {
 		if blo, bhi := lo+kb.starts[j], lo+kb.starts[j+1]; bhi-blo > 1 {
 			ks.sortRange(w, blo, bhi, depth, (kb.and[j]^kb.or[j])&below, kb.and[j])
 		}

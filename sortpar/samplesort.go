@@ -305,6 +305,7 @@ func (c *ssCtx[E]) sortRange(w *core.Worker, data []E, bad int) {
 // 2003).
 type xorshift uint64
 
+// Next advances r and returns its new state, never 0 for a state not 0.
 func (r *xorshift) Next() uint64 {
 	*r ^= *r << 13
 	*r ^= *r >> 7

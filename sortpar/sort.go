@@ -121,6 +121,9 @@ func Sort[S ~[]E, E cmp.Ordered](x S, opts ...par.Option) {
 // is not stable. If cmp panics, the panic reaches the caller and x
 // holds a permutation of its elements. It takes Sort's options.
 func SortFunc[S ~[]E, E any](x S, cmp func(a, b E) int, opts ...par.Option) {
+	if cmp == nil {
+		panic("sortpar: SortFunc with a nil cmp")
+	}
 	if len(opts) == 0 && len(x) < defaultCutoff {
 		slices.SortFunc(x, cmp)
 		return
@@ -148,6 +151,9 @@ func SortStable[S ~[]E, E cmp.Ordered](x S, opts ...par.Option) {
 // cmp panics, the panic reaches the caller and x holds a permutation of its
 // elements. It takes Sort's options.
 func SortStableFunc[S ~[]E, E any](x S, cmp func(a, b E) int, opts ...par.Option) {
+	if cmp == nil {
+		panic("sortpar: SortStableFunc with a nil cmp")
+	}
 	if len(opts) == 0 && len(x) < defaultStableMin {
 		slices.SortStableFunc(x, cmp)
 		return
@@ -177,6 +183,9 @@ func IsSorted[S ~[]E, E cmp.Ordered](x S, opts ...par.Option) bool {
 // by cmp, like slices.IsSortedFunc; long slices are checked in parallel. It
 // takes Sort's options.
 func IsSortedFunc[S ~[]E, E any](x S, cmp func(a, b E) int, opts ...par.Option) bool {
+	if cmp == nil {
+		panic("sortpar: IsSortedFunc with a nil cmp")
+	}
 	if len(opts) == 0 && len(x) < defaultCutoff {
 		return slices.IsSortedFunc(x, cmp)
 	}

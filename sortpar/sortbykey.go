@@ -34,7 +34,7 @@ import (
 // holds a permutation of its elements.
 func SortByKey[S ~[]E, E any, K cmp.Ordered](s S, key func(E) K, opts ...par.Option) {
 	if key == nil {
-		panic("sortpar: SortByKey: nil key")
+		panic("sortpar: SortByKey with a nil key")
 	}
 	c := newConfig("sortpar.SortByKey", opts)
 	if len(s) < 2 {

@@ -98,4 +98,3 @@ func allPairs(w *core.Worker, n int, c *config, check func(lo, hi int) bool) boo
 	})
 	return !failed.Load()
 }
-

@@ -186,7 +186,7 @@ type workspace[E any] struct {
 	// labelBuf is the label array a step led by this workspace uses,
 	// kept for the next step it leads.
 	labelBuf []uint8
-	// words is SortByKey's masks of the stripe's buckets (keyblocks.go),
+	// words is SortByKey's masks of the stripe's buckets (classifyWords),
 	// made on first use.
 	words *wordMasks
 

@@ -37,7 +37,7 @@ func SortStableByKey[S ~[]E, E any, K cmp.Ordered](s S, key func(E) K, opts ...p
 		return
 	}
 	// Keys are mapped to uint64 words that order as unsigned numbers the
-	// way cmp.Compare orders the keys (see keyword.go): equal keys, and
+	// way cmp.Compare orders the keys (keyWords.word): equal keys, and
 	// only those, get equal words.
 	keys := make([]uint64, n)
 	extract := func(lo, hi int) (first, diff uint64) {

@@ -11,12 +11,12 @@ import (
 // one and returns s up to the new length, like slices.Compact, in parallel.
 // It takes Sort's options.
 //
-// Long slices are packed round by round (rounds of about 4 MiB): the blocks
-// of a round keep, each within itself and in parallel, the elements that
-// differ from the one before them, then copy them to their final place (see
-// DeleteFunc in package par, which packs the same way). On one worker every
-// element is stored at the next free place, which advances only past a
-// change: no branch on the comparison.
+// Long slices are packed round by round, in rounds of a fixed number of
+// bytes: the blocks of a round keep, each within itself and in parallel,
+// the elements that differ from the one before them, then copy them to
+// their final place, as par.DeleteFunc packs. On one worker every element
+// is stored at the next free place, which advances only past a change: no
+// branch on the comparison.
 func Compact[S ~[]E, E comparable](s S, opts ...par.Option) S {
 	c := newConfig("sortpar.Compact", opts)
 	if len(s) < c.cutoff || c.pool.Workers() == 1 {

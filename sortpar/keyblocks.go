@@ -6,8 +6,8 @@ import (
 	"github.com/gofork/gofork/core"
 )
 
-// The partition step of SortByKey is the in-place block partition of
-// blocks.go with a classification of its own: each element's bucket is the
+// The partition step of SortByKey is the in-place block partition
+// (partitionStep) with a classification of its own: each element's bucket is the
 // byte at shift of its key's word, the key is called once per element per
 // step, and the blocks move by their labels, so a key function that answers
 // differently on each call cannot make the counts and the permutation

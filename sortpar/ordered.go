@@ -19,7 +19,7 @@ const (
 	keyUnsigned keyKind = iota
 	// keySigned: flipping the sign bit gives the key.
 	keySigned
-	// keyFloat: the IEEE-754 map in floatKey, with every NaN below -Inf.
+	// keyFloat: the IEEE-754 map of radixCtx.toKey, with every NaN below -Inf.
 	keyFloat
 	// keyNone: not a radix type (strings).
 	keyNone

@@ -25,7 +25,7 @@ import (
 // that are equal in every key are known and never sorted on.
 //
 // Sorting. A range longer than lsdMax is split on its most significant
-// byte that varies in it, by the in-place block partition (blocks.go) into
+// byte that varies in it, by the in-place block partition into
 // 256 buckets: with all workers (one stripe each) when the range is long,
 // by one worker otherwise. The buckets are then sorted independently, in
 // parallel, on the next byte down. If no lower byte varies anywhere in the

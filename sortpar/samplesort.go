@@ -13,7 +13,7 @@ import (
 // TOPC 2022).
 //
 // A range longer than the leaf length is split into up to 256 buckets by
-// one in-place block partition (blocks.go). The splitters come from a
+// one in-place block partition. The splitters come from a
 // sorted random sample of about 0.2·log2(n) elements per bucket; each
 // element finds its bucket by descending a perfect binary search tree of
 // the splitters, log2(k) comparisons whose results are used as numbers,

@@ -12,7 +12,7 @@ import (
 )
 
 // config holds the knobs of one sort call. Every threshold is a length in
-// elements; the defaults are the measured ones in defaultConfig.
+// elements; the defaults are those of defaultConfig.
 type config struct {
 	pool *core.Pool
 	// cutoff: a slice shorter than this is handed to package slices as a
@@ -40,7 +40,8 @@ type config struct {
 	stableMin int
 }
 
-// The measured defaults (see the package doc, "Cutoffs").
+// The default thresholds, in elements (the package doc, "Cutoffs", says
+// how par.Grain scales them).
 const (
 	defaultCutoff     = 1 << 13
 	defaultFuncLeaf   = 1 << 16

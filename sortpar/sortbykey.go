@@ -273,7 +273,7 @@ func (ks *keySort[E, K]) sortRange(w *core.Worker, lo, hi, depth int, vary, word
 }
 
 // partition splits [lo, hi) into buckets by the byte at shift of word depth
-// of its keys (blocks.go's partition step with classifyWords), with one
+// of its keys (the block partition's step with classifyWords), with one
 // stripe per ks.stripe elements (at most one per worker). It returns the
 // buckets' starts and masks, to be given back once they are sorted; or nil
 // if key panicked.

@@ -258,6 +258,35 @@ func radixRange[K radixKey](w *core.Worker, rc *radixCtx[K], data []K, d int) {
 // points.
 const classifyPoll = 1 << 16
 
+// push appends e to bucket j's buffer in buf, whose next free index is
+// fill[j], and returns -1, or, once the buffer is full (b, its length, is
+// a power of two), the buffer's start, for flush; the buffer then counts
+// as empty.
+func push[E any](fill *[maxBuckets]int, buf []E, j uint8, e E, b int) int {
+	f := fill[j]
+	buf[f] = e
+	f++
+	if f&(b-1) != 0 {
+		fill[j] = f
+		return -1
+	}
+	f -= b
+	fill[j] = f
+	return f
+}
+
+// flush writes full, the full buffer of bucket j, back as one block
+// labelled j over data[write:], elements the classification already read,
+// and returns the next write index. Both in-place classifications
+// (classifyDigits, classifyWords) write their blocks through it.
+func (ws *workspace[E]) flush(data, full []E, write int, j uint8) int {
+	copy(data[write:write+len(full)], full)
+	ws.labels[write/len(full)] = j
+	ws.flushed[j]++
+	ws.full++ // counted as it goes: a panicking classification leaves it right
+	return write + len(full)
+}
+
 // classifyDigits is the classification of a partition step on the byte at
 // shift: it reads ws's stripe of data into the bucket buffers of ws,
 // writing full buffers back to the stripe's front.
@@ -271,17 +300,9 @@ func classifyDigits[K radixKey](w *core.Worker, ws *workspace[K], data []K, b in
 	for lo := ws.lo; lo < ws.hi; lo += classifyPoll {
 		for _, v := range data[lo:min(lo+classifyPoll, ws.hi)] {
 			j := uint8(v>>shift) ^ fx
-			f := fill[j]
-			buf[f] = v
-			f++
-			if f&(b-1) == 0 { // full (b is a power of two): write it back over elements already read
-				f -= b
-				copy(data[write:write+b], buf[f:f+b])
-				ws.labels[write/b] = j
-				write += b
-				ws.flushed[j]++
+			if f := push(&fill, buf, j, v, b); f >= 0 {
+				write = ws.flush(data, buf[f:f+b], write, j)
 			}
-			fill[j] = f
 		}
 		w.Poll()
 	}

@@ -160,6 +160,18 @@
 // some order, and a key that panics leaves a permutation behind (the
 // stripes put their buffered elements back, as for a comparator's panic).
 //
+// # Misuse
+//
+// A nil function argument (cmp, key, eq), a nil par.Option, an option a
+// call does not take, and a pool named by par.WithPool that is closed are
+// refused before any work starts: the call panics on the caller's
+// goroutine with a string that names the function and the argument (for
+// example "sortpar: SortFunc with a nil cmp"), the same string at every
+// length of the input, 0 and 1 included, and on every pool, and the input
+// is left as it was. Merge and MergeFunc likewise refuse a dst of the
+// wrong length or one that overlaps a or b. A panic of the caller's own
+// function is not misuse: it is re-raised as "Comparison functions" says.
+//
 // # Comparison functions
 //
 // cmp must be a strict weak ordering, as for slices.SortFunc, and must be

@@ -10,24 +10,32 @@ import (
 // leaf, so that the indices form a balanced tree of Joins and each starts
 // at a poll point (the loop shares the worker's frames before every leaf).
 func forEach(w *core.Worker, k int, body func(w *core.Worker, i int)) {
-	leaf := func(w *core.Worker, a, b uint64, acc struct{}) struct{} {
+	splitOn(w, k, func(w *core.Worker, a, b uint64, acc struct{}) struct{} {
 		for i := a; i < b; i++ {
 			body(w, int(i))
 		}
 		return acc
-	}
-	loop.SplitOn(w, uint64(k), struct{}{}, loop.Ops[struct{}]{LeafOn: leaf},
-		loop.Config{Pool: w.Pool(), Kind: loop.Simple, Simple: 1})
+	})
 }
 
 // forChunks cuts [0, n) into k near-equal chunks and runs body(i, lo, hi)
-// for chunk i = [lo, hi), in parallel on w's pool, from w.
+// for chunk i = [lo, hi), in parallel on w's pool, from w, as forEach runs
+// its indices.
 func forChunks(w *core.Worker, n, k int, body func(i, lo, hi int)) {
-	forEach(w, k, func(_ *core.Worker, i int) {
-		lo := loop.ChunkBound(uint64(i), uint64(k), uint64(n))
-		hi := loop.ChunkBound(uint64(i+1), uint64(k), uint64(n))
-		body(i, int(lo), int(hi))
+	splitOn(w, k, func(_ *core.Worker, a, b uint64, acc struct{}) struct{} {
+		for i := a; i < b; i++ {
+			lo := loop.ChunkBound(i, uint64(k), uint64(n))
+			hi := loop.ChunkBound(i+1, uint64(k), uint64(n))
+			body(int(i), int(lo), int(hi))
+		}
+		return acc
 	})
+}
+
+// splitOn runs leaf over [0, k) from w, one index per leaf.
+func splitOn(w *core.Worker, k int, leaf func(w *core.Worker, a, b uint64, acc struct{}) struct{}) {
+	loop.SplitOn(w, uint64(k), struct{}{}, loop.Ops[struct{}]{LeafOn: leaf},
+		loop.Config{Pool: w.Pool(), Kind: loop.Simple, Simple: 1})
 }
 
 // chunks returns how many pieces to cut n elements into for a parallel

@@ -186,7 +186,7 @@ type workspace[E any] struct {
 	// labelBuf is the label array a step led by this workspace uses,
 	// kept for the next step it leads.
 	labelBuf []uint8
-	// words is SortByKey's masks of the stripe's buckets (keyblocks.go),
+	// words is SortByKey's masks of the stripe's buckets (classifyWords),
 	// made on first use.
 	words *wordMasks
 
@@ -326,7 +326,7 @@ func (p *partitionStep[E]) setupRegions(w *core.Worker) {
 		}
 		return
 	}
-	parFor(w, k, p.setupRegion)
+	forEach(w, k, p.setupRegion)
 }
 
 // setupRegion sets up the region of bucket j: with several stripes it
@@ -402,7 +402,7 @@ func (p *partitionStep[E]) run(w *core.Worker, classify func(w *core.Worker, ws 
 			classify(w, p.ws[0])
 		}()
 	} else {
-		parFor(w, t, func(w *core.Worker, s int) {
+		forEach(w, t, func(w *core.Worker, s int) {
 			defer p.fail.catch()
 			classify(w, p.ws[s])
 		})
@@ -415,7 +415,7 @@ func (p *partitionStep[E]) run(w *core.Worker, classify func(w *core.Worker, ws 
 	if t == 1 {
 		p.permute(w, 0)
 	} else {
-		parFor(w, t, p.permute)
+		forEach(w, t, p.permute)
 	}
 	if p.fail.failed.Load() {
 		p.recoverPermutation()

@@ -33,11 +33,11 @@ func SortStableByKey[S ~[]E, E any, K cmp.Ordered](s S, key func(E) K, opts ...p
 	}
 	kw := newKeyWords[K]()
 	if kw.strings() {
-		sortStableByStringKey([]E(s), key, &c)
+		c.pool.Run(func(w *core.Worker) { sortStableByStringKey(w, []E(s), key, &c) })
 		return
 	}
 	// Keys are mapped to uint64 words that order as unsigned numbers the
-	// way cmp.Compare orders the keys (see keyword.go): equal keys, and
+	// way cmp.Compare orders the keys (keyWords.word): equal keys, and
 	// only those, get equal words.
 	keys := make([]uint64, n)
 	extract := func(lo, hi int) (first, diff uint64) {
@@ -68,8 +68,7 @@ func SortStableByKey[S ~[]E, E any, K cmp.Ordered](s S, key func(E) K, opts ...p
 	c.pool.Run(func(w *core.Worker) {
 		k := chunks(n, c.grain, r.workers)
 		firsts, diffs := make([]uint64, k), make([]uint64, k)
-		parFor(w, k, func(_ *core.Worker, i int) {
-			lo, hi := chunkBounds(n, k, i)
+		forChunks(w, n, k, func(i, lo, hi int) {
 			firsts[i], diffs[i] = extract(lo, hi)
 		})
 		var diff uint64
@@ -121,7 +120,7 @@ func (r *kvSort[E]) sortPar(w *core.Worker, lo, hi, side, d int) {
 		r.done(lo, hi, side)
 		return
 	}
-	parFor(w, 256, func(w *core.Worker, b int) {
+	forEach(w, 256, func(w *core.Worker, b int) {
 		if blo, bhi := lo+starts[b], lo+starts[b+1]; blo < bhi {
 			r.sortPar(w, blo, bhi, 1-side, d-1)
 		}
@@ -214,8 +213,7 @@ func (r *kvSort[E]) splitPar(w *core.Worker, lo, hi, side, d int) (int, *[257]in
 	diffs := make([]uint64, k)
 	k0 := ks[0]
 	count := func(shift uint) {
-		parFor(w, k, func(_ *core.Worker, i int) {
-			clo, chi := chunkBounds(n, k, i)
+		forChunks(w, n, k, func(i, clo, chi int) {
 			cnt := &counts[i]
 			*cnt = [256]int{}
 			var diff uint64
@@ -241,8 +239,7 @@ func (r *kvSort[E]) splitPar(w *core.Worker, lo, hi, side, d int) (int, *[257]in
 		count(shift)
 	}
 	starts := bucketOffsets(counts)
-	parFor(w, k, func(_ *core.Worker, i int) {
-		clo, chi := chunkBounds(n, k, i)
+	forChunks(w, n, k, func(i, clo, chi int) {
 		off := &counts[i]
 		for j, key := range ks[clo:chi] {
 			b := uint8(key >> shift)
@@ -273,32 +270,26 @@ func insertionKV[E any](keys []uint64, elems []E) {
 // read once, in parallel, with their positions; the (key, position) pairs
 // are sorted stably by key; the elements are gathered in that order into a
 // buffer and copied back.
-func sortStableByStringKey[E any, K cmp.Ordered](s []E, key func(E) K, c *config) {
+func sortStableByStringKey[E any, K cmp.Ordered](w *core.Worker, s []E, key func(E) K, c *config) {
 	n := len(s)
 	pairs := make([]keyIndex[K], n)
 	buf := make([]E, n)
 	k := chunks(n, c.grain, c.pool.Workers())
-	c.pool.Run(func(w *core.Worker) {
-		parFor(w, k, func(_ *core.Worker, i int) {
-			lo, hi := chunkBounds(n, k, i)
-			for j := lo; j < hi; j++ {
-				pairs[j] = keyIndex[K]{key(s[j]), j}
-			}
-		})
+	forChunks(w, n, k, func(_, lo, hi int) {
+		for j := lo; j < hi; j++ {
+			pairs[j] = keyIndex[K]{key(s[j]), j}
+		}
 	})
 	byKey := func(a, b keyIndex[K]) int { return cmp.Compare(a.k, b.k) }
 	if n < c.stableMin || c.pool.Workers() == 1 {
 		slices.SortStableFunc(pairs, byKey)
 	} else {
-		sortStableFunc(pairs, byKey, c)
+		sortStableFuncOn(w, pairs, byKey, c)
 	}
-	c.pool.Run(func(w *core.Worker) {
-		parFor(w, k, func(_ *core.Worker, i int) {
-			lo, hi := chunkBounds(n, k, i)
-			for j := lo; j < hi; j++ {
-				buf[j] = s[pairs[j].i]
-			}
-		})
+	forChunks(w, n, k, func(_, lo, hi int) {
+		for j := lo; j < hi; j++ {
+			buf[j] = s[pairs[j].i]
+		}
 	})
 	copy(s, buf)
 }

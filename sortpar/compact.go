@@ -11,18 +11,20 @@ import (
 // one and returns s up to the new length, like slices.Compact, in parallel.
 // It takes Sort's options.
 //
-// Long slices are packed round by round (rounds of about 4 MiB): the blocks
-// of a round keep, each within itself and in parallel, the elements that
-// differ from the one before them, then copy them to their final place (see
-// DeleteFunc in package par, which packs the same way). On one worker every
-// element is stored at the next free place, which advances only past a
-// change: no branch on the comparison.
+// Long slices are packed round by round, in rounds of a fixed number of
+// bytes: the blocks of a round keep, each within itself and in parallel,
+// the elements that differ from the one before them, then copy them to
+// their final place, as par.DeleteFunc packs. On one worker every element
+// is stored at the next free place, which advances only past a change: no
+// branch on the comparison.
 func Compact[S ~[]E, E comparable](s S, opts ...par.Option) S {
 	c := newConfig("sortpar.Compact", opts)
 	if len(s) < c.cutoff || c.pool.Workers() == 1 {
 		return packSerial(s, pack.Changes[E]{})
 	}
-	return s[:packInPlace(s, c, pack.Changes[E]{}, pack.InPlace[E])]
+	return s[:core.RunValue(c.pool, func(w *core.Worker) int {
+		return packInPlace(w, s, pack.Changes[E]{}, pack.InPlace[E])
+	})]
 }
 
 // CompactFunc is Compact with eq telling which elements are equal, like
@@ -41,7 +43,9 @@ func CompactFunc[S ~[]E, E any](s S, eq func(a, b E) bool, opts ...par.Option) S
 	if len(s) < c.cutoff || c.pool.Workers() == 1 {
 		return packSerial(s, pack.Runs[E]{Eq: eq})
 	}
-	return s[:packInPlace(s, c, pack.Runs[E]{Eq: eq}, pack.InPlacePermuting[E])]
+	return s[:core.RunValue(c.pool, func(w *core.Worker) int {
+		return packInPlace(w, s, pack.Runs[E]{Eq: eq}, pack.InPlacePermuting[E])
+	})]
 }
 
 // packSerial packs s as one block on the calling goroutine and zeroes the
@@ -57,15 +61,10 @@ func packSerial[S ~[]E, E any](s S, p pack.Packer[E]) S {
 }
 
 // packInPlace packs s in place with inPlace (pack.InPlace or
-// pack.InPlacePermuting) on c's pool.
-func packInPlace[E any](s []E, c config, p pack.Packer[E], inPlace func([]E, pack.Packer[E], pack.Runner) int) int {
-	return core.RunValue(c.pool, func(w *core.Worker) int {
-		return inPlace(s, p, func(n int, body func(lo, hi int)) {
-			k := chunks(n, 1, c.pool.Workers())
-			parFor(w, k, func(_ *core.Worker, i int) {
-				lo, hi := chunkBounds(n, k, i)
-				body(lo, hi)
-			})
-		})
+// pack.InPlacePermuting) on w's pool.
+func packInPlace[E any](w *core.Worker, s []E, p pack.Packer[E], inPlace func([]E, pack.Packer[E], pack.Runner) int) int {
+	workers := w.Pool().Workers()
+	return inPlace(s, p, func(n int, body func(lo, hi int)) {
+		forChunks(w, n, chunks(n, 1, workers), func(_, lo, hi int) { body(lo, hi) })
 	})
 }

@@ -3,7 +3,10 @@
 // IsSorted and IsSortedFunc take the same arguments and give the same
 // results, and every function takes options: par.WithPool names the pool
 // (without it, the pool of the calling task, or core.Default()), and
-// par.Grain sets the cutoff below which work is done serially. No call starts
+// par.Grain sets the cutoff below which work is done serially (see
+// "Cutoffs"). Each call enters the pool once: from outside a task it runs
+// as one root of the pool, and every phase of it (the sortedness scan, the
+// partitions, the merges) forks on the worker that root runs on. No call starts
 // goroutines of its own: all parallelism is core.Join on the pool's workers,
 // and a sort called from inside a task of the pool runs on the calling
 // worker.
@@ -74,14 +77,14 @@
 //
 //   - Sort (integers, floats, strings) and SortFunc work in place: besides
 //     the slice, a sort allocates workspaces of 256 blocks of 2 KiB, three
-//     blocks more and some bookkeeping (about 0.5 MiB), roughly one per
-//     worker, reused for the whole sort, and a label byte per 2 KiB block
-//     of the slice (0.05 % of it): sorting 10^8 int64 allocates about 1.2 MiB on one worker and 1.8 MiB
-//     on two, 0.15 % and 0.22 % of the 800 MB slice. The samplesort also
-//     keeps its sample and 255 splitters per workspace. Integers and
-//     floats short enough for one workspace are sorted with a second array
-//     as long as the slice, which the next such sort reuses: sorting short
-//     slices one after another allocates a few hundred bytes a sort.
+//     blocks more and some bookkeeping, at most one per worker, reused for
+//     the whole sort, and a label byte per 2 KiB block of the slice: O(P)
+//     workspaces plus n/blockLen bytes, never a second copy of a long
+//     slice. The samplesort also keeps its sample and 255 splitters per
+//     workspace. Integers and floats short enough for one workspace are
+//     sorted with a second array as long as the slice, which the next such
+//     sort reuses, so sorting short slices one after another allocates
+//     O(P) bookkeeping a sort.
 //   - SortStable and SortStableFunc allocate one buffer of len(x) elements
 //     (SortStable on integers and strings is Sort, in place).
 //   - SortByKey works in place: besides the slice, workspaces of 256
@@ -157,6 +160,18 @@
 // some order, and a key that panics leaves a permutation behind (the
 // stripes put their buffered elements back, as for a comparator's panic).
 //
+// # Misuse
+//
+// A nil function argument (cmp, key, eq), a nil par.Option, an option a
+// call does not take, and a pool named by par.WithPool that is closed are
+// refused before any work starts: the call panics on the caller's
+// goroutine with a string that names the function and the argument (for
+// example "sortpar: SortFunc with a nil cmp"), the same string at every
+// length of the input, 0 and 1 included, and on every pool, and the input
+// is left as it was. Merge and MergeFunc likewise refuse a dst of the
+// wrong length or one that overlaps a or b. A panic of the caller's own
+// function is not misuse: it is re-raised as "Comparison functions" says.
+//
 // # Comparison functions
 //
 // cmp must be a strict weak ordering, as for slices.SortFunc, and must be
@@ -182,11 +197,17 @@
 //
 // # Cutoffs
 //
-// The default thresholds were measured on a 2-core machine against package
-// slices with two workers: int64 radix loses at 8192 elements and gains
-// 1.3x at 16384; the buffered mergesort is 1.5x faster than
-// slices.SortStableFunc from 2048 elements on, even on one worker. A
-// samplesort's tree classification costs about what a pdqsort partition
-// costs per comparison when cmp branches on its operands (the branch
-// mispredicts either way), which is why SortFunc's leaves are long.
+// par.Grain(n) is the option that sets a sort's serial cutoff, in keeping
+// with what Grain means everywhere: the smallest piece of work a call
+// hands to one worker. A slice shorter than n is handed to package slices
+// as a whole, and every other threshold scales from n: samplesort leaves
+// of 8·n elements for SortFunc and n/32 (at least 16) for strings,
+// partition blocks of at most n/8 elements, the radix sort and the stable
+// mergesort from n elements on, parallel loops and merges down to pieces
+// of n/2. Without par.Grain the defaults are those named under "Which
+// algorithm runs when": the radix sort and the stable mergesort start
+// where they beat package slices with two workers, and SortFunc's leaves
+// are long because a samplesort's tree classification costs about what a
+// pdqsort partition costs per comparison when cmp branches on its operands
+// (the branch mispredicts either way).
 package sortpar

@@ -6,8 +6,8 @@ import (
 	"github.com/gofork/gofork/core"
 )
 
-// The partition step of SortByKey is the in-place block partition of
-// blocks.go with a classification of its own: each element's bucket is the
+// The partition step of SortByKey is the in-place block partition
+// (partitionStep) with a classification of its own: each element's bucket is the
 // byte at shift of its key's word, the key is called once per element per
 // step, and the blocks move by their labels, so a key function that answers
 // differently on each call cannot make the counts and the permutation
@@ -71,18 +71,9 @@ func classifyWords[E any](w *core.Worker, ws *workspace[E], data []E, b int, wor
 			j := uint8(v >> shift)
 			m.and[j] &= v
 			m.or[j] |= v
-			f := fill[j]
-			buf[f] = e
-			f++
-			if f&(b-1) == 0 { // full (b is a power of two): write it back over elements already read
-				f -= b
-				copy(data[write:write+b], buf[f:f+b])
-				ws.labels[write/b] = j
-				write += b
-				ws.flushed[j]++
-				ws.full++
+			if f := push(&fill, buf, j, e, b); f >= 0 {
+				write = ws.flush(data, buf[f:f+b], write, j)
 			}
-			fill[j] = f
 		}
 		w.Poll()
 	}

@@ -57,9 +57,7 @@ func mergeWith[E any](dst, a, b []E, leaf func(dst, a, b []E), cmp func(x, y E) 
 		return
 	}
 	mc := &mergeCtx[E]{cmp: cmp, leaf: leaf, grain: max(c.grain, 16), task: parMerge[E]}
-	c.pool.Run(func(w *core.Worker) {
-		parMerge(w, mergeJob[E]{c: mc, dst: dst, a: a, b: b})
-	})
+	c.pool.Run(func(w *core.Worker) { parMerge(w, mergeJob[E]{c: mc, dst: dst, a: a, b: b}) })
 }
 
 // mergeCtx is shared, read-only, by every task of one parallel merge.

@@ -65,7 +65,7 @@ type msTask[E any] struct {
 }
 
 // mergesort sorts x stably in parallel.
-func mergesort[E any](x []E, cmp func(a, b E) int, c *config) {
+func mergesort[E any](w *core.Worker, x []E, cmp func(a, b E) int, c *config) {
 	ctx := &msCtx[E]{
 		data: x,
 		buf:  make([]E, len(x)),
@@ -78,9 +78,7 @@ func mergesort[E any](x []E, cmp func(a, b E) int, c *config) {
 		},
 	}
 	ctx.sort, ctx.merge.task = ctx.sortTask, ctx.mergeTask
-	c.pool.Run(func(w *core.Worker) {
-		ctx.sort(w, msTask[E]{c: ctx, lo: 0, hi: len(x)})
-	})
+	ctx.sort(w, msTask[E]{c: ctx, lo: 0, hi: len(x)})
 	ctx.fail.raise() // every task has returned: x holds a permutation
 }
 

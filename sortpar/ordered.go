@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"unsafe"
+
+	"github.com/gofork/gofork/core"
 )
 
 // keyKind says how the bits of a primitive element map to an unsigned radix
@@ -17,7 +19,7 @@ const (
 	keyUnsigned keyKind = iota
 	// keySigned: flipping the sign bit gives the key.
 	keySigned
-	// keyFloat: the IEEE-754 map in floatKey, with every NaN below -Inf.
+	// keyFloat: the IEEE-754 map of radixCtx.toKey, with every NaN below -Inf.
 	keyFloat
 	// keyNone: not a radix type (strings).
 	keyNone
@@ -46,34 +48,35 @@ func sortOrdered[E cmp.Ordered](x []E, c *config) {
 		slices.Sort(x)
 		return
 	}
-	inOneRun(c, func() { sortOrderedIn(x, kind, c) })
+	c.pool.Run(func(w *core.Worker) { sortOrderedOn(w, x, kind, c) })
 }
 
-func sortOrderedIn[E cmp.Ordered](x []E, kind keyKind, c *config) {
-	sorted, reversed := scanOrdered(x, false, c)
+// sortOrderedOn is sortOrdered on w, for a slice too long for slices.Sort.
+func sortOrderedOn[E cmp.Ordered](w *core.Worker, x []E, kind keyKind, c *config) {
+	sorted, reversed := scanOrdered(w, x, false, c)
 	switch {
 	case sorted:
 		return
 	case reversed:
-		reverse(x, c)
+		reverse(w, x, c)
 		return
 	}
 	if kind == keyNone {
 		// Only ~string is left in cmp.Ordered.
 		s := unsafe.Slice((*string)(unsafe.Pointer(unsafe.SliceData(x))), len(x))
-		samplesort(s, strings.Compare, c.stringLeaf, c)
+		samplesort(w, s, strings.Compare, c.stringLeaf, c)
 		return
 	}
 	p := unsafe.Pointer(unsafe.SliceData(x))
 	switch unsafe.Sizeof(x[0]) {
 	case 1:
-		radixSort(unsafe.Slice((*uint8)(p), len(x)), kind, c)
+		radixSort(w, unsafe.Slice((*uint8)(p), len(x)), kind, c)
 	case 2:
-		radixSort(unsafe.Slice((*uint16)(p), len(x)), kind, c)
+		radixSort(w, unsafe.Slice((*uint16)(p), len(x)), kind, c)
 	case 4:
-		radixSort(unsafe.Slice((*uint32)(p), len(x)), kind, c)
+		radixSort(w, unsafe.Slice((*uint32)(p), len(x)), kind, c)
 	case 8:
-		radixSort(unsafe.Slice((*uint64)(p), len(x)), kind, c)
+		radixSort(w, unsafe.Slice((*uint64)(p), len(x)), kind, c)
 	default:
 		panic("sortpar: unexpected element size") // no such cmp.Ordered type
 	}

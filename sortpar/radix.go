@@ -25,7 +25,7 @@ import (
 // that are equal in every key are known and never sorted on.
 //
 // Sorting. A range longer than lsdMax is split on its most significant
-// byte that varies in it, by the in-place block partition (blocks.go) into
+// byte that varies in it, by the in-place block partition into
 // 256 buckets: with all workers (one stripe each) when the range is long,
 // by one worker otherwise. The buckets are then sorted independently, in
 // parallel, on the next byte down. If no lower byte varies anywhere in the
@@ -133,7 +133,7 @@ func (rc *radixCtx[K]) flip(shift uint) uint8 {
 
 // radixSort sorts the keys of x (an integer or float slice seen through
 // unsafe as unsigned words of the same size, interpreted according to kind).
-func radixSort[K radixKey](x []K, kind keyKind, c *config) {
+func radixSort[K radixKey](w *core.Worker, x []K, kind keyKind, c *config) {
 	n := len(x)
 	width := uint(unsafe.Sizeof(x[0])) * 8
 	mantissa := uint64(23)
@@ -166,39 +166,35 @@ func radixSort[K radixKey](x []K, kind keyKind, c *config) {
 	}
 	k := chunks(n, c.grain, rc.workers)
 	diffs := make([]K, k)
-	c.pool.Run(func(w *core.Worker) {
-		first := rc.toKey(x[0])
-		parFor(w, k, func(_ *core.Worker, i int) {
-			lo, hi := chunkBounds(n, k, i)
-			s := x[lo:hi]
-			var diff K
-			if kind != keyFloat {
-				for _, v := range s {
-					diff |= v ^ first
-				}
-			} else {
-				for j, v := range s {
-					v = rc.toKey(v)
-					s[j] = v
-					diff |= v ^ first
-				}
-			}
-			diffs[i] = diff
-		})
+	first := rc.toKey(x[0])
+	forChunks(w, n, k, func(i, lo, hi int) {
+		s := x[lo:hi]
 		var diff K
-		for _, d := range diffs {
-			diff |= d
+		if kind != keyFloat {
+			for _, v := range s {
+				diff |= v ^ first
+			}
+		} else {
+			for j, v := range s {
+				v = rc.toKey(v)
+				s[j] = v
+				diff |= v ^ first
+			}
 		}
-		if diff == 0 { // cannot happen after the sortedness scan; keep it right
-			parFor(w, k, func(_ *core.Worker, i int) {
-				lo, hi := chunkBounds(n, k, i)
-				rc.unmap(x[lo:hi])
-			})
-			return
-		}
-		rc.diff = diff
-		radixRange(w, rc, x, (bits.Len64(uint64(diff))-1)/8)
+		diffs[i] = diff
 	})
+	var diff K
+	for _, d := range diffs {
+		diff |= d
+	}
+	if diff == 0 { // cannot happen after the sortedness scan; keep it right
+		forChunks(w, n, k, func(_, lo, hi int) {
+			rc.unmap(x[lo:hi])
+		})
+		return
+	}
+	rc.diff = diff
+	radixRange(w, rc, x, (bits.Len64(uint64(diff))-1)/8)
 }
 
 // radixRange sorts data on bytes d..0 in place.
@@ -262,6 +258,35 @@ func radixRange[K radixKey](w *core.Worker, rc *radixCtx[K], data []K, d int) {
 // points.
 const classifyPoll = 1 << 16
 
+// push appends e to bucket j's buffer in buf, whose next free index is
+// fill[j], and returns -1, or, once the buffer is full (b, its length, is
+// a power of two), the buffer's start, for flush; the buffer then counts
+// as empty.
+func push[E any](fill *[maxBuckets]int, buf []E, j uint8, e E, b int) int {
+	f := fill[j]
+	buf[f] = e
+	f++
+	if f&(b-1) != 0 {
+		fill[j] = f
+		return -1
+	}
+	f -= b
+	fill[j] = f
+	return f
+}
+
+// flush writes full, the full buffer of bucket j, back as one block
+// labelled j over data[write:], elements the classification already read,
+// and returns the next write index. Both in-place classifications
+// (classifyDigits, classifyWords) write their blocks through it.
+func (ws *workspace[E]) flush(data, full []E, write int, j uint8) int {
+	copy(data[write:write+len(full)], full)
+	ws.labels[write/len(full)] = j
+	ws.flushed[j]++
+	ws.full++ // counted as it goes: a panicking classification leaves it right
+	return write + len(full)
+}
+
 // classifyDigits is the classification of a partition step on the byte at
 // shift: it reads ws's stripe of data into the bucket buffers of ws,
 // writing full buffers back to the stripe's front.
@@ -275,17 +300,9 @@ func classifyDigits[K radixKey](w *core.Worker, ws *workspace[K], data []K, b in
 	for lo := ws.lo; lo < ws.hi; lo += classifyPoll {
 		for _, v := range data[lo:min(lo+classifyPoll, ws.hi)] {
 			j := uint8(v>>shift) ^ fx
-			f := fill[j]
-			buf[f] = v
-			f++
-			if f&(b-1) == 0 { // full (b is a power of two): write it back over elements already read
-				f -= b
-				copy(data[write:write+b], buf[f:f+b])
-				ws.labels[write/b] = j
-				write += b
-				ws.flushed[j]++
+			if f := push(&fill, buf, j, v, b); f >= 0 {
+				write = ws.flush(data, buf[f:f+b], write, j)
 			}
-			fill[j] = f
 		}
 		w.Poll()
 	}
@@ -327,8 +344,7 @@ func (rc *radixCtx[K]) fillByCount(w *core.Worker, data []K, shift uint, fx uint
 		k = chunks(n, rc.grain, rc.workers)
 	}
 	counts := make([][256]int, k)
-	parFor(w, k, func(_ *core.Worker, i int) {
-		lo, hi := chunkBounds(n, k, i)
+	forChunks(w, n, k, func(i, lo, hi int) {
 		cnt := &counts[i]
 		for _, v := range data[lo:hi] {
 			cnt[uint8(v>>shift)^fx]++
@@ -336,8 +352,7 @@ func (rc *radixCtx[K]) fillByCount(w *core.Worker, data []K, shift uint, fx uint
 	})
 	starts := bucketOffsets(counts)
 	rest := data[0] &^ (0xff << shift) // every byte but the one at shift
-	parFor(w, k, func(_ *core.Worker, i int) {
-		lo, hi := chunkBounds(n, k, i)
+	forChunks(w, n, k, func(i, lo, hi int) {
 		b := sortSearch256(starts, lo)
 		for j := lo; j < hi; j++ {
 			for j >= starts[b+1] {
@@ -352,7 +367,7 @@ func (rc *radixCtx[K]) fillByCount(w *core.Worker, data []K, shift uint, fx uint
 // radixBuckets runs sort on every non-empty bucket [starts[b], starts[b+1]),
 // in parallel.
 func radixBuckets(w *core.Worker, starts *[maxBuckets + 1]int, sort func(w *core.Worker, lo, hi int)) {
-	parFor(w, maxBuckets, func(w *core.Worker, b int) {
+	forEach(w, maxBuckets, func(w *core.Worker, b int) {
 		if lo, hi := starts[b], starts[b+1]; lo < hi {
 			sort(w, lo, hi)
 		}

@@ -13,7 +13,7 @@ import (
 // TOPC 2022).
 //
 // A range longer than the leaf length is split into up to 256 buckets by
-// one in-place block partition (blocks.go). The splitters come from a
+// one in-place block partition. The splitters come from a
 // sorted random sample of about 0.2·log2(n) elements per bucket; each
 // element finds its bucket by descending a perfect binary search tree of
 // the splitters, log2(k) comparisons whose results are used as numbers,
@@ -216,7 +216,7 @@ func classifyTree[E any](w *core.Worker, ws *workspace[E], data []E, b int, cl *
 
 // samplesort sorts x by cmp in place, in parallel; ranges of at most leaf
 // elements go to slices.SortFunc.
-func samplesort[E any](x []E, cmp func(a, b E) int, leaf int, c *config) {
+func samplesort[E any](w *core.Worker, x []E, cmp func(a, b E) int, leaf int, c *config) {
 	var zero E
 	// Blocks of 2 KiB, but short slices get shorter blocks, so that the
 	// bucket buffers of a workspace hold at most half of x.
@@ -229,7 +229,7 @@ func samplesort[E any](x []E, cmp func(a, b E) int, leaf int, c *config) {
 		workers: c.pool.Workers(),
 		stripe:  4 * maxBuckets * b,
 	}
-	c.pool.Run(func(w *core.Worker) { ctx.sortRange(w, x, 0) })
+	ctx.sortRange(w, x, 0)
 	ctx.fail.raise() // every task has returned: x holds a permutation
 }
 
@@ -294,7 +294,7 @@ func (c *ssCtx[E]) sortRange(w *core.Worker, data []E, bad int) {
 	if largest > n/2 {
 		bad++
 	}
-	parFor(w, nb, func(w *core.Worker, j int) {
+	forEach(w, nb, func(w *core.Worker, j int) {
 		if lo, hi := starts[j], starts[j+1]; hi-lo > 1 && (!equal || j%2 == 0) {
 			c.sortRange(w, data[lo:hi], bad)
 		}
@@ -305,6 +305,7 @@ func (c *ssCtx[E]) sortRange(w *core.Worker, data []E, bad int) {
 // 2003).
 type xorshift uint64
 
+// Next advances r and returns its new state, never 0 for a state not 0.
 func (r *xorshift) Next() uint64 {
 	*r ^= *r << 13
 	*r ^= *r >> 7

@@ -12,7 +12,7 @@ import (
 )
 
 // config holds the knobs of one sort call. Every threshold is a length in
-// elements; the defaults are the measured ones in defaultConfig.
+// elements; the defaults are those of defaultConfig.
 type config struct {
 	pool *core.Pool
 	// cutoff: a slice shorter than this is handed to package slices as a
@@ -40,7 +40,8 @@ type config struct {
 	stableMin int
 }
 
-// The measured defaults (see the package doc, "Cutoffs").
+// The default thresholds, in elements (the package doc, "Cutoffs", says
+// how par.Grain scales them).
 const (
 	defaultCutoff     = 1 << 13
 	defaultFuncLeaf   = 1 << 16
@@ -121,6 +122,9 @@ func Sort[S ~[]E, E cmp.Ordered](x S, opts ...par.Option) {
 // is not stable. If cmp panics, the panic reaches the caller and x
 // holds a permutation of its elements. It takes Sort's options.
 func SortFunc[S ~[]E, E any](x S, cmp func(a, b E) int, opts ...par.Option) {
+	if cmp == nil {
+		panic("sortpar: SortFunc with a nil cmp")
+	}
 	if len(opts) == 0 && len(x) < defaultCutoff {
 		slices.SortFunc(x, cmp)
 		return
@@ -148,6 +152,9 @@ func SortStable[S ~[]E, E cmp.Ordered](x S, opts ...par.Option) {
 // cmp panics, the panic reaches the caller and x holds a permutation of its
 // elements. It takes Sort's options.
 func SortStableFunc[S ~[]E, E any](x S, cmp func(a, b E) int, opts ...par.Option) {
+	if cmp == nil {
+		panic("sortpar: SortStableFunc with a nil cmp")
+	}
 	if len(opts) == 0 && len(x) < defaultStableMin {
 		slices.SortStableFunc(x, cmp)
 		return
@@ -167,14 +174,19 @@ func IsSorted[S ~[]E, E cmp.Ordered](x S, opts ...par.Option) bool {
 	if len(x) < c.cutoff {
 		return slices.IsSorted(x)
 	}
-	sorted, _ := scanOrdered([]E(x), false, &c)
-	return sorted
+	return core.RunValue(c.pool, func(w *core.Worker) bool {
+		sorted, _ := scanOrdered(w, []E(x), false, &c)
+		return sorted
+	})
 }
 
 // IsSortedFunc reports whether x is sorted in ascending order as determined
 // by cmp, like slices.IsSortedFunc; long slices are checked in parallel. It
 // takes Sort's options.
 func IsSortedFunc[S ~[]E, E any](x S, cmp func(a, b E) int, opts ...par.Option) bool {
+	if cmp == nil {
+		panic("sortpar: IsSortedFunc with a nil cmp")
+	}
 	if len(opts) == 0 && len(x) < defaultCutoff {
 		return slices.IsSortedFunc(x, cmp)
 	}
@@ -182,8 +194,10 @@ func IsSortedFunc[S ~[]E, E any](x S, cmp func(a, b E) int, opts ...par.Option) 
 	if len(x) < c.cutoff {
 		return slices.IsSortedFunc(x, cmp)
 	}
-	sorted, _ := scanFunc([]E(x), cmp, false, &c)
-	return sorted
+	return core.RunValue(c.pool, func(w *core.Worker) bool {
+		sorted, _ := scanFunc(w, []E(x), cmp, false, &c)
+		return sorted
+	})
 }
 
 // sortFunc is SortFunc after option handling.
@@ -197,27 +211,17 @@ func sortFunc[E any](x []E, cmp func(a, b E) int, c *config) {
 		slices.SortFunc(x, cmp)
 		return
 	}
-	inOneRun(c, func() {
-		sorted, reversed := scanFunc(x, cmp, false, c)
+	c.pool.Run(func(w *core.Worker) {
+		sorted, reversed := scanFunc(w, x, cmp, false, c)
 		switch {
 		case sorted:
 			return
 		case reversed:
-			reverse(x, c)
+			reverse(w, x, c)
 			return
 		}
-		samplesort(x, cmp, c.funcLeaf, c)
+		samplesort(w, x, cmp, c.funcLeaf, c)
 	})
-}
-
-// inOneRun runs a sort's phases (the sortedness scan, the sort, ...) as
-// one root of the pool: each phase is a core.RunValue of its own, which inside
-// a task runs inline. From outside, the caller then waits once, not once
-// a phase: between two phases it would need a processor to submit the
-// next, and the pool's workers may hold them all (a small sort beside a
-// big one).
-func inOneRun(c *config, f func()) {
-	c.pool.Run(func(*core.Worker) { f() })
 }
 
 // sortStableFunc is SortStableFunc after option handling.
@@ -226,15 +230,19 @@ func sortStableFunc[E any](x []E, cmp func(a, b E) int, c *config) {
 		slices.SortStableFunc(x, cmp)
 		return
 	}
-	inOneRun(c, func() {
-		sorted, reversed := scanFunc(x, cmp, true, c)
-		switch {
-		case sorted:
-			return
-		case reversed: // strictly decreasing: no equal neighbours to keep in order
-			reverse(x, c)
-			return
-		}
-		mergesort(x, cmp, c)
-	})
+	c.pool.Run(func(w *core.Worker) { sortStableFuncOn(w, x, cmp, c) })
+}
+
+// sortStableFuncOn is sortStableFunc on w, for a slice at least
+// c.stableMin long.
+func sortStableFuncOn[E any](w *core.Worker, x []E, cmp func(a, b E) int, c *config) {
+	sorted, reversed := scanFunc(w, x, cmp, true, c)
+	switch {
+	case sorted:
+		return
+	case reversed: // strictly decreasing: no equal neighbours to keep in order
+		reverse(w, x, c)
+		return
+	}
+	mergesort(w, x, cmp, c)
 }

@@ -240,10 +240,15 @@ func TestIsSorted(t *testing.T) {
 					y[at] = -1 - y[at] // breaks order at at (or at+1 for at = 0)
 				}
 				want := slices.IsSorted(y)
-				if got, _ := scanOrdered(y, false, &c); got != want {
+				var got1, got2 bool
+				c.pool.Run(func(w *core.Worker) {
+					got1, _ = scanOrdered(w, y, false, &c)
+					got2, _ = scanFunc(w, y, cmp.Compare[int64], false, &c)
+				})
+				if got := got1; got != want {
 					t.Fatalf("n=%d break at %d: scanOrdered says %v, slices.IsSorted %v", n, at, got, want)
 				}
-				if got, _ := scanFunc(y, cmp.Compare[int64], false, &c); got != want {
+				if got := got2; got != want {
 					t.Fatalf("n=%d break at %d: scanFunc says %v, slices.IsSorted %v", n, at, got, want)
 				}
 				if n >= defaultCutoff && IsSorted(y) != want {
@@ -277,7 +282,7 @@ func TestAdversary(t *testing.T) {
 				// Call the samplesort itself: SortFunc's opening scan would
 				// let the adversary settle on a sorted input at once.
 				c := newConfig("test", []par.Option{par.WithPool(pool), par.Grain(cutoff)})
-				samplesort(x, adv.cmp, c.funcLeaf, &c)
+				pool.Run(func(w *core.Worker) { samplesort(w, x, adv.cmp, c.funcLeaf, &c) })
 				if adv.ncmp > maxcmp {
 					t.Fatalf("%d comparisons for n=%d, want <= 4·n·lg n = %d", adv.ncmp, n, maxcmp)
 				}
@@ -520,21 +525,29 @@ func TestSortInsideTask(t *testing.T) {
 	})
 }
 
-// TestChunkBoundsTile checks that chunkBounds tiles [0, n) with pieces of
-// near-equal length for lengths whose i*n does not fit a 32-bit int.
-func TestChunkBoundsTile(t *testing.T) {
+// TestForChunksTile checks that forChunks runs every chunk once and that
+// the chunks tile [0, n) with pieces of near-equal length, for lengths
+// whose i*n does not fit a 32-bit int.
+func TestForChunksTile(t *testing.T) {
+	p := core.New(core.WithWorkers(2))
+	defer p.Close()
 	for _, n := range []int{0, 1, 7, 1000, 1 << 26, math.MaxInt32} {
 		for _, k := range []int{1, 3, 32, 256} {
+			got := make([][2]int, k)
+			ran := make([]int, k)
+			p.Run(func(w *core.Worker) {
+				forChunks(w, n, k, func(i, lo, hi int) { got[i] = [2]int{lo, hi}; ran[i]++ })
+			})
 			next := 0
 			for i := range k {
-				lo, hi := chunkBounds(n, k, i)
-				if d := hi - lo - n/k; lo != next || d < 0 || d > 1 {
-					t.Fatalf("chunkBounds(%d, %d, %d) = [%d, %d), want a piece of about n/k from %d", n, k, i, lo, hi, next)
+				lo, hi := got[i][0], got[i][1]
+				if d := hi - lo - n/k; ran[i] != 1 || lo != next || d < 0 || d > 1 {
+					t.Fatalf("forChunks(%d, %d): chunk %d = [%d, %d) ran %d times, want once, a piece of about n/k from %d", n, k, i, lo, hi, ran[i], next)
 				}
 				next = hi
 			}
 			if next != n {
-				t.Fatalf("chunkBounds(%d, %d, ...) end at %d", n, k, next)
+				t.Fatalf("forChunks(%d, %d) ends at %d", n, k, next)
 			}
 		}
 	}

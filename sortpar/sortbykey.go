@@ -34,7 +34,7 @@ import (
 // holds a permutation of its elements.
 func SortByKey[S ~[]E, E any, K cmp.Ordered](s S, key func(E) K, opts ...par.Option) {
 	if key == nil {
-		panic("sortpar: SortByKey: nil key")
+		panic("sortpar: SortByKey with a nil key")
 	}
 	c := newConfig("sortpar.SortByKey", opts)
 	if len(s) < 2 {
@@ -111,7 +111,7 @@ func (ks *keySort[E, K]) sort(c *config) {
 		case ks.fail.failed.Load() || sc.sorted:
 			return
 		case sc.reversed:
-			reverse(ks.data, c)
+			reverse(w, ks.data, c)
 			return
 		}
 		ks.sortRange(w, 0, n, sc.depth, sc.vary, 0)
@@ -143,9 +143,8 @@ func (ks *keySort[E, K]) scan(w *core.Worker, lo, hi, depth int) scanResult {
 	}
 	k := chunks(n, ks.grain, ks.workers)
 	parts := make([]part, k)
-	parFor(w, k, func(_ *core.Worker, i int) {
+	forChunks(w, n, k, func(i, clo, chi int) {
 		defer ks.fail.catch()
-		clo, chi := chunkBounds(n, k, i)
 		pt := part{sorted: true, rev: true, and: ^uint64(0)}
 		pt.first = ks.key(data[clo])
 		prev, ref := pt.first, ks.kw.stringOf(pt.first)
@@ -265,7 +264,7 @@ func (ks *keySort[E, K]) sortRange(w *core.Worker, lo, hi, depth int, vary, word
 		return
 	}
 	below := uint64(1)<<shift - 1
-	parFor(w, maxBuckets, func(w *core.Worker, j int) {
+	forEach(w, maxBuckets, func(w *core.Worker, j int) {
 		if blo, bhi := lo+kb.starts[j], lo+kb.starts[j+1]; bhi-blo > 1 {
 			ks.sortRange(w, blo, bhi, depth, (kb.and[j]^kb.or[j])&below, kb.and[j])
 		}
@@ -274,7 +273,7 @@ func (ks *keySort[E, K]) sortRange(w *core.Worker, lo, hi, depth int, vary, word
 }
 
 // partition splits [lo, hi) into buckets by the byte at shift of word depth
-// of its keys (blocks.go's partition step with classifyWords), with one
+// of its keys (the block partition's step with classifyWords), with one
 // stripe per ks.stripe elements (at most one per worker). It returns the
 // buckets' starts and masks, to be given back once they are sorted; or nil
 // if key panicked.

@@ -311,7 +311,7 @@ func TestSortByKeyPanic(t *testing.T) {
 		defer func() { v = recover() }()
 		SortByKey([]int{2, 1}, (func(int) int)(nil))
 		return nil
-	}(); v != "sortpar: SortByKey: nil key" {
+	}(); v != "sortpar: SortByKey with a nil key" {
 		t.Errorf("nil key: panic %v", v)
 	}
 }

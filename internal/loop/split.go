@@ -76,6 +76,7 @@ type state[T any] struct {
 	rearm      int32  // split budget a stolen range gets back (0: never)
 	blocks0    int8   // Auto: block splits a range may make once its budget is spent
 	helpFirst  bool   // the pool runs the right half of a Join first
+	kind       Kind   // the partitioner the loop runs with (Fixed: Auto or Simple)
 
 	// stop is set by the first leaf that panics or sees done closed; no leaf
 	// starts once it is set. Written and read by every worker.
@@ -115,6 +116,40 @@ func Split[T any](n uint64, init T, ops Ops[T], c Config, done <-chan struct{}) 
 	if n == 0 {
 		return init, false
 	}
+	l := newState(n, init, ops, c, done)
+	switch l.kind {
+	case Static:
+		return l.runClaims(c.Pool, minChunks(c.Pool.Workers(), n))
+	case AffinityKind:
+		k := uint64(affinityChunksPerWorker * c.Pool.Workers())
+		if g := n / c.Grain; g < k {
+			k = max(g, 1)
+		}
+		l.aff = c.Affinity
+		return l.runClaims(c.Pool, int(k))
+	}
+	r := core.RunValue(c.Pool, l.root)
+	return r, l.cancelled.Load()
+}
+
+// SplitOn is Split for a caller that already runs on w, a worker of
+// c.Pool, inside a task: it runs the loop's tree on w, forking on w, and
+// enters the pool no second time. Only Auto and Simple apply (a Static or
+// Affinity Config panics), and there is no done channel. It returns init
+// when n is 0.
+func SplitOn[T any](w *core.Worker, n uint64, init T, ops Ops[T], c Config) T {
+	if n == 0 {
+		return init
+	}
+	if c.Kind != Auto && c.Kind != Simple {
+		panic("loop: SplitOn needs an Auto or Simple Config")
+	}
+	return newState(n, init, ops, c, nil).root(w)
+}
+
+// newState checks ops and builds the state of one Split or SplitOn call;
+// its kind is the partitioner the loop runs with.
+func newState[T any](n uint64, init T, ops Ops[T], c Config, done <-chan struct{}) *state[T] {
 	if (ops.Leaf == nil) == (ops.LeafOn == nil) {
 		panic("loop: Split needs exactly one of Ops.Leaf and Ops.LeafOn")
 	}
@@ -124,14 +159,14 @@ func Split[T any](n uint64, init T, ops Ops[T], c Config, done <-chan struct{}) 
 	l := &state[T]{leaf: ops.Leaf, leafOn: ops.LeafOn, right: ops.Right, join: ops.Join, done: done, n: n, init: init}
 	l.helpFirst = c.Pool.Policy() == core.HelpFirst
 	p := c.Pool.Workers()
-	kind := c.Kind
+	l.kind = c.Kind
 	if ops.Fixed {
 		l.treeGrain = c.TreeGrain()
-		if kind != Simple {
-			kind = Auto
+		if l.kind != Simple {
+			l.kind = Auto
 		}
 	}
-	switch kind {
+	switch l.kind {
 	case Simple:
 		l.splitAbove = c.Simple
 		l.budget0 = math.MaxInt32
@@ -143,21 +178,14 @@ func Split[T any](n uint64, init T, ops Ops[T], c Config, done <-chan struct{}) 
 		l.budget0 = log2Ceil(p) + autoChunksLog2
 		l.rearm = autoRearm
 		l.blocks0 = autoBlockSplits
-	case Static:
-		return l.runClaims(c.Pool, minChunks(p, n))
-	case AffinityKind:
-		k := uint64(affinityChunksPerWorker * p)
-		if g := n / c.Grain; g < k {
-			k = max(g, 1)
-		}
-		l.aff = c.Affinity
-		return l.runClaims(c.Pool, int(k))
 	}
 	l.task = splitTask[T]
-	r := core.RunValue(c.Pool, func(w *core.Worker) T {
-		return splitTask(w, span[T]{l: l, acc: init, b: n, budget: l.budget0, owner: -1, blocks: l.blocks0})
-	})
-	return r, l.cancelled.Load()
+	return l
+}
+
+// root runs the whole range of an Auto or Simple loop on w.
+func (l *state[T]) root(w *core.Worker) T {
+	return splitTask(w, span[T]{l: l, acc: l.init, b: l.n, budget: l.budget0, owner: -1, blocks: l.blocks0})
 }
 
 // minChunks returns min(p, n) as an int.

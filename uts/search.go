@@ -1,6 +1,8 @@
 package uts
 
 import (
+	"strings"
+
 	"github.com/gofork/gofork/core"
 	"github.com/gofork/gofork/internal/loop"
 	"github.com/gofork/gofork/par"
@@ -19,10 +21,11 @@ func (r Result) add(o Result) Result {
 	return Result{Nodes: r.Nodes + o.Nodes, Leaves: r.Leaves + o.Leaves, MaxDepth: max(r.MaxDepth, o.MaxDepth)}
 }
 
-// compile checks t and returns its rule, panicking on a bad field.
-func compile(t Tree) *rule {
+// compile checks t and returns its rule, panicking on a bad field with a
+// message that names the entry point call ("uts.Search").
+func compile(call string, t Tree) *rule {
 	if err := t.validate(); err != nil {
-		panic(err.Error())
+		panic(strings.Replace(call, ".", ": ", 1) + ": " + err.Error())
 	}
 	return newRule(t)
 }
@@ -31,7 +34,7 @@ func compile(t Tree) *rule {
 // and returns its counts. It panics if a field of t is out of range (see
 // Parse for the ranges).
 func SearchSerial(t Tree) Result {
-	r := compile(t)
+	r := compile("uts.SearchSerial", t)
 	root := rootState(uint32(t.Seed))
 	n := r.numChildren(&root, 0)
 	res := Result{Nodes: 1}
@@ -79,7 +82,7 @@ func Search(t Tree, opts ...par.Option) Result {
 // worker were hungry, so that tests exercise promotion at every internal
 // node.
 func searchOn(t Tree, pool *core.Pool, promoteAlways bool) Result {
-	r := compile(t)
+	r := compile("uts.Search", t)
 	root := rootState(uint32(t.Seed))
 	n := r.numChildren(&root, 0)
 	res := Result{Nodes: 1}

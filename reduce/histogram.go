@@ -17,8 +17,7 @@ import (
 // The counting runs in one histogram per run of leaves: a range a thief
 // takes counts into a histogram of its own, added into its left neighbour's
 // when both are done, so with one worker there is one histogram and no
-// addition, and with more one per steal (7 to 19 for 10^7 elements on two
-// workers).
+// addition, and with more one per steal.
 //
 // Counts is the form without a call per element for integer keys, and
 // HistogramBlocks the block form, for when bucket is cheap.

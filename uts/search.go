@@ -12,8 +12,12 @@ import (
 // included), the nodes without children, and the largest depth of any node
 // (the root has depth 0).
 type Result struct {
-	Nodes, Leaves int64
-	MaxDepth      int
+	// Nodes is the number of nodes of the tree, the root included.
+	Nodes int64
+	// Leaves is the number of nodes without children.
+	Leaves int64
+	// MaxDepth is the largest depth of any node; the root has depth 0.
+	MaxDepth int
 }
 
 // add merges the counts of two disjoint parts of a tree.

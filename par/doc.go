@@ -20,7 +20,10 @@
 // uts all take ...par.Option. WithPool names the pool; without it a call
 // made from inside a task runs on that task's pool (on its current worker),
 // and any other call on core.Default(). Grain, the partitioners and InFlight
-// tune loops and streams. Each function's doc lists the options it takes;
+// tune loops and streams. Grain means the same everywhere, the smallest
+// piece of work a call hands to one worker: a loop's minimum chunk, a
+// sort's serial cutoff, ScanBlocks' block; one knob, whatever the algorithm
+// calls its pieces. Each function's doc lists the options it takes;
 // one it does not take makes it panic, naming the option and the function.
 //
 //	par.For(0, n, body, par.WithPool(p), par.Grain(256))

@@ -10,7 +10,8 @@
 //   - par: parallel loops (For, ForRange, ForEach, Map) with auto, static,
 //     affinity and simple partitioners, and Invoke.
 //   - reduce: reductions with split/join, deterministic float sums.
-//   - sortpar: parallel pdqsort-family quicksort and a stable parallel mergesort.
+//   - sortpar: parallel sorts with the API of package slices (Sort, SortFunc,
+//     SortStable, SortByKey), Merge and Compact.
 //   - linalg: cache-oblivious parallel matrix multiply into gonum matrices.
 //   - uts: the Unbalanced Tree Search benchmark.
 //
@@ -29,5 +30,6 @@
 //
 //	n := core.RunValue(core.Default(), func(w *core.Worker) int { return fib(w, 30) })
 //
-// The benchmark suite is in bench_test.go: go test -run '^$' -bench . .
+// The benchmarks are the root package's *_bench_test.go files:
+// go test -run '^$' -bench . .
 package gofork

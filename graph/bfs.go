@@ -43,6 +43,9 @@ const (
 // Its one option is par.WithPool. It panics if src is not a vertex of g.
 func BFS(g *Graph, src int32, opts ...par.Option) []int32 {
 	pool := poolOf("graph.BFS", opts)
+	if g == nil {
+		panic("graph: BFS with a nil g")
+	}
 	n := g.NumVertices()
 	if src < 0 || int(src) >= n {
 		panic(fmt.Sprintf(badVertex, "BFS", src, n))

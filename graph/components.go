@@ -32,6 +32,9 @@ const (
 // par.WithPool.
 func ConnectedComponents(g *Graph, opts ...par.Option) []int32 {
 	pool := poolOf("graph.ConnectedComponents", opts)
+	if g == nil {
+		panic("graph: ConnectedComponents with a nil g")
+	}
 	return core.RunValue(pool, func(*core.Worker) []int32 {
 		return components(g, par.WithPool(pool))
 	})

@@ -31,6 +31,9 @@ import (
 // maxIter is negative.
 func PageRank(g *Graph, damping, tol float64, maxIter int, opts ...par.Option) ([]float64, int) {
 	pool := poolOf("graph.PageRank", opts)
+	if g == nil {
+		panic("graph: PageRank with a nil g")
+	}
 	if !(damping >= 0 && damping <= 1) {
 		panic(fmt.Sprintf("graph: PageRank: damping %v: want 0 to 1", damping))
 	}

@@ -33,6 +33,9 @@ const triangleLeaf = 256
 // It panics if g is not symmetric.
 func Triangles(g *Graph, opts ...par.Option) int64 {
 	pool := poolOf("graph.Triangles", opts)
+	if g == nil {
+		panic("graph: Triangles with a nil g")
+	}
 	if !g.symmetric {
 		panic("graph: Triangles: g is not symmetric")
 	}

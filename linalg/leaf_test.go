@@ -43,8 +43,8 @@ func BenchmarkLeaf(b *testing.B) {
 		for _, s := range []shape{{64, 64, 64}, {96, 128, 96}, {128, 128, 128}, {128, 256, 128}, {128, 256, 256}, {256, 256, 256}, {256, 256, 512}, {512, 256, 512}, {512, 512, 512}, {1024, 256, 1024}} {
 			b.Run(fmt.Sprintf("kernel=%s/%dx%dx%d", kn.name, s.m, s.k, s.n), func(b *testing.B) {
 				x, y := randDense(rng, s.m, s.k), randDense(rng, s.k, s.n)
-				ao, _, _ := operandOf("a", x)
-				bo, _, _ := operandOf("b", y)
+				ao, _, _ := operandOf("linalg", "a", x)
+				bo, _, _ := operandOf("linalg", "b", y)
 				c := make([]float64, s.m*s.n)
 				g := &gemm{a: ao, b: bo, c: c, ldc: s.n, alpha: 1, kern: kn, grain: math.MaxInt}
 				for b.Loop() {
@@ -62,7 +62,7 @@ func BenchmarkPack(b *testing.B) {
 	rng := rand.New(rand.NewPCG(1, 1))
 	x := randDense(rng, 1024, 1024)
 	for _, trans := range []bool{false, true} {
-		op, _, _ := operandOf("x", x)
+		op, _, _ := operandOf("linalg", "x", x)
 		op.trans = trans
 		dst := aligned(nil, (kc+mr)*kc)
 		b.Run(fmt.Sprintf("A/trans=%v", trans), func(b *testing.B) {

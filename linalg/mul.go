@@ -3,6 +3,7 @@ package linalg
 import (
 	"fmt"
 	"reflect"
+	"strings"
 	"unsafe"
 
 	"github.com/gofork/gofork/core"
@@ -21,12 +22,13 @@ type config struct {
 	pool  *core.Pool
 	kern  microKernel
 	grain int
+	call  string // the entry point, for panic messages ("linalg.Mul")
 }
 
 // newConfig resolves the options of the entry point call: par.WithPool is
 // the one option of the package.
 func newConfig(call string, opts []par.Option) config {
-	return config{pool: loop.Resolve(call, loop.SetPool, opts).Pool, kern: bestKernel()}
+	return config{pool: loop.Resolve(call, loop.SetPool, opts).Pool, kern: bestKernel(), call: call}
 }
 
 // Mul sets dst to the matrix product a*b, like (*mat.Dense).Mul.
@@ -57,10 +59,10 @@ func MulAdd(dst *mat.Dense, alpha float64, a, b mat.Matrix, beta float64, opts .
 // mulAdd is MulAdd with resolved options.
 func mulAdd(dst *mat.Dense, alpha float64, a, b mat.Matrix, beta float64, cfg config) {
 	if dst == nil {
-		panic("linalg: nil destination matrix")
+		panic(cfg.what() + " with a nil dst")
 	}
-	ao, m, ka := operandOf("a", a)
-	bo, kb, n := operandOf("b", b)
+	ao, m, ka := operandOf(cfg.what(), "a", a)
+	bo, kb, n := operandOf(cfg.what(), "b", b)
 	if ka != kb {
 		panic(mat.ErrShape)
 	}
@@ -117,24 +119,33 @@ type operand struct {
 	trans  bool
 }
 
+// what returns the start of a panic message of c's entry point:
+// "linalg: Mul".
+func (c config) what() string {
+	if c.call == "" {
+		return "linalg"
+	}
+	return strings.Replace(c.call, ".", ": ", 1)
+}
+
 // operandOf returns the view of x and its shape. *mat.Dense, anything with a
 // RawMatrix method, and transposes of those are read in place; any other
 // matrix is copied.
-func operandOf(name string, x mat.Matrix) (op operand, r, c int) {
+func operandOf(call, name string, x mat.Matrix) (op operand, r, c int) {
 	if isNil(x) {
-		panic("linalg: nil matrix " + name)
+		panic(call + " with a nil " + name)
 	}
 	switch t := x.(type) {
 	case *mat.Dense:
 		if t.IsEmpty() {
-			panic("linalg: empty matrix " + name)
+			panic(call + " with an empty " + name)
 		}
 	case mat.Untransposer:
 		u := t.Untranspose()
 		if isNil(u) {
-			panic("linalg: nil matrix " + name)
+			panic(call + " with a nil " + name)
 		}
-		op, r, c = operandOf(name, u)
+		op, r, c = operandOf(call, name, u)
 		op.trans = !op.trans
 		return op, c, r
 	}
@@ -144,7 +155,7 @@ func operandOf(name string, x mat.Matrix) (op operand, r, c int) {
 	}
 	g := rm.RawMatrix()
 	if g.Rows == 0 || g.Cols == 0 {
-		panic("linalg: empty matrix " + name)
+		panic(call + " with an empty " + name)
 	}
 	return operand{data: g.Data, stride: g.Stride}, g.Rows, g.Cols
 }

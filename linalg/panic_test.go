@@ -56,14 +56,14 @@ func TestMulPanics(t *testing.T) {
 		{"dst too big", mat.NewDense(3, 4, nil), a23, a34, ""},
 		{"dst transposed shape", mat.NewDense(4, 2, nil), a23, a34, ""},
 		{"transposed mismatch", mat.NewDense(2, 4, nil), a23.T(), a34, ""},
-		{"nil a", mat.NewDense(2, 4, nil), nil, a34, "nil matrix a"},
-		{"nil b", mat.NewDense(2, 4, nil), a23, nil, "nil matrix b"},
-		{"typed nil a", mat.NewDense(2, 4, nil), nilDense, a34, "nil matrix a"},
-		{"typed nil bT", mat.NewDense(2, 4, nil), a23, mat.Transpose{Matrix: nilDense}, "nil matrix b"},
-		{"nil SymDense a", mat.NewDense(2, 4, nil), (*mat.SymDense)(nil), a34, "nil matrix a"},
-		{"nil SymDense aT", mat.NewDense(2, 4, nil), (*mat.SymDense)(nil).T(), a34, "nil matrix a"},
-		{"nil TriDense bT", mat.NewDense(2, 4, nil), a23, mat.Transpose{Matrix: (*mat.TriDense)(nil)}, "nil matrix b"},
-		{"empty a", mat.NewDense(2, 4, nil), &mat.Dense{}, a34, "empty matrix a"},
+		{"nil a", mat.NewDense(2, 4, nil), nil, a34, "nil a"},
+		{"nil b", mat.NewDense(2, 4, nil), a23, nil, "nil b"},
+		{"typed nil a", mat.NewDense(2, 4, nil), nilDense, a34, "nil a"},
+		{"typed nil bT", mat.NewDense(2, 4, nil), a23, mat.Transpose{Matrix: nilDense}, "nil b"},
+		{"nil SymDense a", mat.NewDense(2, 4, nil), (*mat.SymDense)(nil), a34, "nil a"},
+		{"nil SymDense aT", mat.NewDense(2, 4, nil), (*mat.SymDense)(nil).T(), a34, "nil a"},
+		{"nil TriDense bT", mat.NewDense(2, 4, nil), a23, mat.Transpose{Matrix: (*mat.TriDense)(nil)}, "nil b"},
+		{"empty a", mat.NewDense(2, 4, nil), &mat.Dense{}, a34, "empty a"},
 	}
 	for _, tc := range cases {
 		for _, muladd := range []bool{false, true} {
@@ -111,7 +111,7 @@ func TestMulPanics(t *testing.T) {
 	}
 	t.Run("nil dst", func(t *testing.T) {
 		v, ok := panicValue(func() { Mul(nil, a23, a34) })
-		if !ok || !strings.Contains(fmt.Sprint(v), "linalg: nil destination") {
+		if !ok || !strings.Contains(fmt.Sprint(v), "with a nil dst") {
 			t.Fatalf("panic %v", v)
 		}
 	})

@@ -9,25 +9,11 @@ import "github.com/gofork/gofork/core"
 // longest side (a k split adds no parallelism). Then it halves the largest of
 // m, n and k until a block's volume m*n*k is at most leafVolMax.
 //
-// Leaf size, measured on a 2-core Zen 4 (thread CPU time, best of 5, one
-// worker; the micro-kernel alone runs at ~54 GFLOP/s from L1):
-//
-//	leaf          n=512  n=1024  n=2048  GFLOP/s
-//	128x256x256    38     44      44
-//	256^3          45     45      45
-//	512x256x512    50     49      48
-//	512^3          50     50      50
-//	1024x256x1024  53     51      50
-//
-// With the AVX-512 kernel on a 2-core Zen 5 (twice the AVX2 kernel's speed,
-// so packing weighs twice as much), a 2048^3 multiply on two workers ran
-// 170-200 GFLOP/s with 512^3 leaves and 200-208 with 512x512x1024 ones;
-// 1024^3 was no better. The AVX2 kernel ran the same with either.
-//
-// Every leaf packs its own panels of a and b, so small leaves repack each
-// element of a n/leafN times and of b m/leafM times; at ~0.4 ns per packed
-// element (BenchmarkPack) that is ~10 (m+n)/(m*n) of the kernel time: 16%
-// at 128x128 leaves, 8% at 256x256. Inside a leaf the BLIS loops (mc, kc,
+// Every leaf packs its own panels of a and b, so a leaf of mb x nb x kb
+// repacks each element of a n/nb times and of b m/mb times: the smaller the
+// leaves, the larger the share of packing in the time, which is why the
+// leaves are as big as leafVolMax allows while every worker still gets
+// some (the leaf sizes measured are in docs/BENCHMARKS.md). Inside a leaf the BLIS loops (mc, kc,
 // nc in leaf.go) keep the cache footprint fixed whatever the leaf size, so
 // big leaves lose nothing in locality.
 const (

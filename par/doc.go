@@ -20,7 +20,10 @@
 // uts all take ...par.Option. WithPool names the pool; without it a call
 // made from inside a task runs on that task's pool (on its current worker),
 // and any other call on core.Default(). Grain, the partitioners and InFlight
-// tune loops and streams. Each function's doc lists the options it takes;
+// tune loops and streams. Grain means the same everywhere, the smallest
+// piece of work a call hands to one worker: a loop's minimum chunk, a
+// sort's serial cutoff, ScanBlocks' block; one knob, whatever the algorithm
+// calls its pieces. Each function's doc lists the options it takes;
 // one it does not take makes it panic, naming the option and the function.
 //
 //	par.For(0, n, body, par.WithPool(p), par.Grain(256))
@@ -146,9 +149,9 @@
 // # Built-in ops and block forms
 //
 // A callback is a call through a func value, which Go does not inline: it
-// costs about a nanosecond per element, which is why IndexFunc on one
-// worker runs at about a quarter of slices.IndexFunc's speed (whose
-// callback is inlined at the call site). Two kinds of function have no
+// costs a call per element, which slices.IndexFunc, whose callback is
+// inlined at the call site, does not pay: on one worker IndexFunc is
+// slower than it. Two kinds of function have no
 // call per element:
 //
 //   - built-in ops: Index and Contains search by ==, compiled into the

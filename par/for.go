@@ -2,6 +2,7 @@ package par
 
 import (
 	"context"
+	"strings"
 
 	"github.com/gofork/gofork/internal/loop"
 	"golang.org/x/exp/constraints"
@@ -56,6 +57,9 @@ func indexLeaf[I constraints.Integer](lo I, body func(i I)) func(a, b uint64, _ 
 // once the running chunks have finished.
 func For[I constraints.Integer](lo, hi I, body func(i I), opts ...Option) {
 	c := resolve("par.For", loop.Loops, opts)
+	if body == nil {
+		panic("par: For with a nil body")
+	}
 	if n := count(lo, hi); n != 0 {
 		loop.Split(n, none{}, loop.Ops[none]{Leaf: indexLeaf(lo, body)}, c, nil)
 	}
@@ -71,6 +75,9 @@ func ForRange[I constraints.Integer](lo, hi I, body func(lo, hi I), opts ...Opti
 // forRange is ForRange for the entry point call.
 func forRange[I constraints.Integer](call string, lo, hi I, body func(lo, hi I), opts []Option) {
 	c := resolve(call, loop.Loops, opts)
+	if body == nil {
+		panic(nilArg(call, "body"))
+	}
 	if n := count(lo, hi); n != 0 {
 		loop.Split(n, none{}, loop.Ops[none]{Leaf: rangeLeaf(lo, body)}, c, nil)
 	}
@@ -81,18 +88,36 @@ func forRange[I constraints.Integer](call string, lo, hi I, body func(lo, hi I),
 // every index was visited, and ctx.Err() without calling body if ctx is done
 // on entry. It takes For's options.
 func ForCtx[I constraints.Integer](ctx context.Context, lo, hi I, body func(i I), opts ...Option) error {
+	if body == nil {
+		resolve("par.ForCtx", loop.Loops, opts)
+		panic("par: ForCtx with a nil body")
+	}
 	return runCtx("par.ForCtx", ctx, count(lo, hi), indexLeaf(lo, body), opts)
 }
 
 // ForRangeCtx is ForRange with a context, with ForCtx's rules.
 func ForRangeCtx[I constraints.Integer](ctx context.Context, lo, hi I, body func(lo, hi I), opts ...Option) error {
+	if body == nil {
+		resolve("par.ForRangeCtx", loop.Loops, opts)
+		panic("par: ForRangeCtx with a nil body")
+	}
 	return runCtx("par.ForRangeCtx", ctx, count(lo, hi), rangeLeaf(lo, body), opts)
+}
+
+// nilArg returns the message of the panic of the entry point call
+// ("par.ForRange") when its argument arg is nil: "par: ForRange with a nil
+// body".
+func nilArg(call, arg string) string {
+	return strings.Replace(call, ".", ": ", 1) + " with a nil " + arg
 }
 
 // runCtx runs a loop with no result that stops handing out chunks once ctx
 // is done.
 func runCtx(call string, ctx context.Context, n uint64, leaf func(a, b uint64, _ none) none, opts []Option) error {
 	c := resolve(call, loop.Loops, opts)
+	if ctx == nil {
+		panic(nilArg(call, "ctx"))
+	}
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -109,6 +134,10 @@ func runCtx(call string, ctx context.Context, n uint64, leaf func(a, b uint64, _
 // rules and options; body may modify the element through the pointer.
 // ForRange is its block form, for when body is cheap.
 func ForEach[S ~[]E, E any](s S, body func(i int, e *E), opts ...Option) {
+	if body == nil {
+		resolve("par.ForEach", loop.Loops, opts)
+		panic("par: ForEach with a nil body")
+	}
 	forRange("par.ForEach", 0, len(s), func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			body(i, &s[i])
@@ -120,6 +149,10 @@ func ForEach[S ~[]E, E any](s S, body func(i int, e *E), opts ...Option) {
 // For's rules and options. ForRange is its block form, for when fn is
 // cheap.
 func Map[S ~[]E, E, R any](s S, fn func(E) R, opts ...Option) []R {
+	if fn == nil {
+		resolve("par.Map", loop.Loops, opts)
+		panic("par: Map with a nil fn")
+	}
 	out := make([]R, len(s))
 	forRange("par.Map", 0, len(s), func(lo, hi int) {
 		for i := lo; i < hi; i++ {

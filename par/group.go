@@ -52,6 +52,9 @@ func NewGroup(opts ...Option) *Group {
 // option is NewGroup's.
 func WithContext(ctx context.Context, opts ...Option) (*Group, context.Context) {
 	g := &Group{pool: resolve("par.WithContext", loop.SetPool, opts).Pool}
+	if ctx == nil {
+		panic("par: WithContext with a nil ctx")
+	}
 	ctx, g.cancel = context.WithCancelCause(ctx)
 	return g, ctx
 }

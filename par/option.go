@@ -87,7 +87,15 @@ func Affinity(a *AffinityState) Option {
 // elements or iterations (default 1): the minimum chunk that Auto and
 // Affinity cut, the leaf size of reduce.Deterministic's split tree, and for
 // the sorts of package sortpar the length below which a range is sorted
-// serially (at least 2). It panics if n < 1.
+// serially (at least 2), and the block of reduce.ScanBlocks. It panics if
+// n < 1.
+//
+// It is one option with one meaning everywhere, not one per algorithm: in
+// every call it bounds from below the serial piece one worker takes, which
+// is the one thing a caller tunes (a cheap body wants big pieces, a costly
+// one small pieces). What the piece is called inside an algorithm (a
+// chunk, a cutoff, a block) is the algorithm's business, and a caller who
+// switches a loop for a sort or a scan keeps the same knob.
 func Grain(n int) Option {
 	if n < 1 {
 		panic(fmt.Sprintf("par: Grain(%d): grain must be at least 1", n))

@@ -41,26 +41,37 @@ func Counts[S ~[]K, K constraints.Integer](keys S, buckets int, opts ...par.Opti
 	if buckets < 0 {
 		panic(fmt.Sprintf("reduce: Counts with %d buckets", buckets))
 	}
-	count := func(lo, hi int, counts []int) { countKeys(keys[lo:hi], lo, counts) }
-	if len(keys) <= countsSerialMax || c.Pool.Workers() == 1 {
-		counts := make([]int, buckets)
-		count(0, len(keys), counts)
-		return counts
+	var bad badKey
+	count := func(lo, hi int, counts []int) {
+		if i := countKeys(keys[lo:hi], counts); i >= 0 {
+			bad.note(lo+i, 0) // the key is read back from keys, in its own type
+		}
 	}
-	return histogramBlocks(c, len(keys), buckets, count)
+	var counts []int
+	if len(keys) <= countsSerialMax || c.Pool.Workers() == 1 {
+		counts = make([]int, buckets)
+		count(0, len(keys), counts)
+	} else {
+		counts = histogramBlocks(c, len(keys), buckets, count)
+	}
+	if i, _, found := bad.get(); found {
+		panic(fmt.Sprintf("reduce: Counts: keys[%d] = %d, outside [0, %d)", i, keys[i], buckets))
+	}
+	return counts
 }
 
-// countKeys adds keys, which start at index lo of the caller's slice, into
-// counts.
-func countKeys[K constraints.Integer](keys []K, lo int, counts []int) {
+// countKeys adds keys into counts up to the first key outside [0,
+// len(counts)), and returns that key's index, or -1 if there is none.
+func countKeys[K constraints.Integer](keys []K, counts []int) int {
 	for i, k := range keys {
 		// In 64 bits: a negative key is huge there, and a key past 2^32
 		// keeps its high bits on a 32-bit port.
 		if uint64(k) >= uint64(len(counts)) {
-			panic(fmt.Sprintf("reduce: Counts: keys[%d] = %d, outside [0, %d)", lo+i, k, len(counts)))
+			return i
 		}
 		counts[int(k)]++
 	}
+	return -1
 }
 
 // HistogramBlocks is the block form of Histogram and Counts, for when the
@@ -83,8 +94,11 @@ func countKeys[K constraints.Integer](keys []K, lo int, counts []int) {
 // nil; a panic in count reaches the caller. It takes Counts' options.
 func HistogramBlocks(n, buckets int, count func(lo, hi int, counts []int), opts ...par.Option) []int {
 	c := resolve("reduce.HistogramBlocks", opts)
-	if n < 0 || buckets < 0 {
-		panic(fmt.Sprintf("reduce: HistogramBlocks with n = %d, %d buckets", n, buckets))
+	if n < 0 {
+		panic(fmt.Sprintf("reduce: HistogramBlocks with n = %d", n))
+	}
+	if buckets < 0 {
+		panic(fmt.Sprintf("reduce: HistogramBlocks with %d buckets", buckets))
 	}
 	if count == nil {
 		panic("reduce: HistogramBlocks with a nil count")

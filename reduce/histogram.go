@@ -17,8 +17,7 @@ import (
 // The counting runs in one histogram per run of leaves: a range a thief
 // takes counts into a histogram of its own, added into its left neighbour's
 // when both are done, so with one worker there is one histogram and no
-// addition, and with more one per steal (7 to 19 for 10^7 elements on two
-// workers).
+// addition, and with more one per steal.
 //
 // Counts is the form without a call per element for integer keys, and
 // HistogramBlocks the block form, for when bucket is cheap.
@@ -44,6 +43,9 @@ func histogram[E any](s []E, buckets int, bucket func(E) int, limit uint64, opts
 	} else {
 		reduceBody(c, 0, len(s), root)
 	}
+	if i, k, found := h.bad.get(); found {
+		panic(fmt.Sprintf("reduce: Histogram: bucket(s[%d]) = %d, outside [0, %d)", i, k, buckets))
+	}
 	root.flush()
 	return root.wide
 }
@@ -58,6 +60,7 @@ type histCtx[E any] struct {
 	bucket  func(E) int
 	buckets int
 	limit   uint64 // the most elements counted into narrow between flushes
+	bad     badKey // the first bucket out of range, reported after the run
 }
 
 // histBody is the histogram a run of leaves counts into, a Body of
@@ -77,20 +80,26 @@ type histBody[E any] struct {
 }
 
 // Accumulate counts s[a:b], flushing narrow whenever it holds limit
-// elements.
+// elements. It stops at the first element whose bucket is out of range,
+// having recorded it in h.bad.
 func (hb *histBody[E]) Accumulate(a, b int) {
 	for a < b {
 		if hb.held == hb.h.limit {
 			hb.flush()
 		}
 		m := int(min(uint64(b-a), hb.h.limit-hb.held))
-		hb.count(a, a+m)
+		if !hb.count(a, a+m) {
+			return
+		}
 		hb.held += uint64(m)
 		a += m
 	}
 }
 
-// count counts s[a:b] into narrow, which has room for them. The loop is
+// count counts s[a:b] into narrow, which has room for them, and reports
+// whether every bucket was in range: at the first that is not, it records
+// the element in h.bad and returns false (the counts are then partial, and
+// the call panics once its leaves are done). The loop is
 // unrolled by four, as the scan kernels are: a call through a func value
 // keeps no register. It is never inlined, as they are not, so that under
 // PGO bucket is inlined into it and it is not inlined into Accumulate
@@ -99,7 +108,7 @@ func (hb *histBody[E]) Accumulate(a, b int) {
 // apart).
 //
 //go:noinline
-func (hb *histBody[E]) count(a, b int) {
+func (hb *histBody[E]) count(a, b int) bool {
 	h := hb.h
 	counts := hb.narrow[:h.buckets]
 	bucket := h.bucket
@@ -111,7 +120,10 @@ func (hb *histBody[E]) count(a, b int) {
 		if uint(k0) >= uint(len(counts)) || uint(k1) >= uint(len(counts)) ||
 			uint(k2) >= uint(len(counts)) || uint(k3) >= uint(len(counts)) {
 			for m, k := range [4]int{k0, k1, k2, k3} {
-				h.check(a+i+m, k)
+				if uint(k) >= uint(len(counts)) {
+					h.bad.note(a+i+m, k)
+					return false
+				}
 			}
 		}
 		counts[k0]++
@@ -121,9 +133,13 @@ func (hb *histBody[E]) count(a, b int) {
 	}
 	for ; i < len(s); i++ {
 		k := bucket(s[i])
-		h.check(a+i, k)
+		if uint(k) >= uint(len(counts)) {
+			h.bad.note(a+i, k)
+			return false
+		}
 		counts[k]++
 	}
+	return true
 }
 
 // wideCounts returns wide, allocating it on first use.
@@ -142,13 +158,6 @@ func (hb *histBody[E]) flush() {
 	}
 	clear(hb.narrow)
 	hb.held = 0
-}
-
-// check panics if k, the bucket of s[i], is out of range.
-func (h *histCtx[E]) check(i, k int) {
-	if uint(k) >= uint(h.buckets) {
-		panic(fmt.Sprintf("reduce: Histogram: bucket(s[%d]) = %d, outside [0, %d)", i, k, h.buckets))
-	}
 }
 
 // Split gives a stolen right half a histogram of its own.

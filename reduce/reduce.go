@@ -1,6 +1,8 @@
 package reduce
 
 import (
+	"strings"
+
 	"golang.org/x/exp/constraints"
 
 	"github.com/gofork/gofork/internal/loop"
@@ -39,7 +41,9 @@ func count[I constraints.Integer](lo, hi I) uint64 {
 // reaches the caller.
 func Reduce[I constraints.Integer, T any](lo, hi I, identity T,
 	body func(lo, hi I, acc T) T, join func(x, y T) T, opts ...par.Option) T {
-	return fold(resolve("reduce.Reduce", opts), lo, hi, identity, body, join, false)
+	c := resolve("reduce.Reduce", opts)
+	checkFuncs("reduce.Reduce", "body", body == nil, "join", join == nil)
+	return fold(c, lo, hi, identity, body, join, false)
 }
 
 // Deterministic is Reduce with a result that does not depend on the
@@ -52,7 +56,23 @@ func Reduce[I constraints.Integer, T any](lo, hi I, identity T,
 // than a serial loop. par.Static and par.Affinity act as par.Auto here.
 func Deterministic[I constraints.Integer, T any](lo, hi I, identity T,
 	body func(lo, hi I, acc T) T, join func(x, y T) T, opts ...par.Option) T {
-	return fold(resolve("reduce.Deterministic", opts), lo, hi, identity, body, join, true)
+	c := resolve("reduce.Deterministic", opts)
+	checkFuncs("reduce.Deterministic", "body", body == nil, "join", join == nil)
+	return fold(c, lo, hi, identity, body, join, true)
+}
+
+// checkFuncs panics, naming the entry point call ("reduce.Reduce") and the
+// argument, if one of its function arguments is nil: name1 if nil1, else
+// name2 if nil2. Every entry point checks its functions before it looks at
+// the length of its input, so that a nil function is refused on an empty
+// input too.
+func checkFuncs(call, name1 string, nil1 bool, name2 string, nil2 bool) {
+	switch {
+	case nil1:
+		panic(strings.Replace(call, ".", ": ", 1) + " with a nil " + name1)
+	case nil2:
+		panic(strings.Replace(call, ".", ": ", 1) + " with a nil " + name2)
+	}
 }
 
 // fold is Reduce and Deterministic with resolved options.
@@ -61,9 +81,6 @@ func fold[I constraints.Integer, T any](c loop.Config, lo, hi I, identity T,
 	n := count(lo, hi)
 	if n == 0 {
 		return identity
-	}
-	if body == nil || join == nil {
-		panic("reduce: nil body or join")
 	}
 	r, _ := loop.Split(n, identity, loop.Ops[T]{
 		// lo+I(a) wraps the same way the offsets do, so it is exact near

@@ -52,10 +52,10 @@ func sumSerial[E Number](s []E) E {
 // Min returns the smallest element of s, like slices.Min: a NaN anywhere
 // gives NaN. It panics if s is empty.
 func Min[S ~[]E, E cmp.Ordered](s S, opts ...par.Option) E {
+	c := resolve("reduce.Min", opts)
 	if len(s) == 0 {
 		panic("reduce: Min of an empty slice")
 	}
-	c := resolve("reduce.Min", opts)
 	if len(s) <= orderedSerialMax {
 		return slices.Min(s)
 	}
@@ -70,10 +70,10 @@ func Min[S ~[]E, E cmp.Ordered](s S, opts ...par.Option) E {
 // Max returns the largest element of s, like slices.Max: a NaN anywhere
 // gives NaN. It panics if s is empty.
 func Max[S ~[]E, E cmp.Ordered](s S, opts ...par.Option) E {
+	c := resolve("reduce.Max", opts)
 	if len(s) == 0 {
 		panic("reduce: Max of an empty slice")
 	}
-	c := resolve("reduce.Max", opts)
 	if len(s) <= orderedSerialMax {
 		return slices.Max(s)
 	}
@@ -96,6 +96,8 @@ func maxOf[E cmp.Ordered](x, y E) E { return max(x, y) }
 // MinFunc returns the first minimal element of s under cmp, like
 // slices.MinFunc. It panics if s is empty.
 func MinFunc[S ~[]E, E any](s S, cmp func(a, b E) int, opts ...par.Option) E {
+	c := resolve("reduce.MinFunc", opts)
+	checkFuncs("reduce.MinFunc", "cmp", cmp == nil, "", false)
 	if len(s) == 0 {
 		panic("reduce: MinFunc of an empty slice")
 	}
@@ -108,7 +110,7 @@ func MinFunc[S ~[]E, E any](s S, cmp func(a, b E) int, opts ...par.Option) E {
 		}
 		return x
 	}
-	return fold(resolve("reduce.MinFunc", opts), 1, len(s), s[0], func(lo, hi int, acc E) E {
+	return fold(c, 1, len(s), s[0], func(lo, hi int, acc E) E {
 		for _, v := range s[lo:hi] {
 			acc = first(acc, v)
 		}
@@ -119,6 +121,8 @@ func MinFunc[S ~[]E, E any](s S, cmp func(a, b E) int, opts ...par.Option) E {
 // MaxFunc returns the first maximal element of s under cmp, like
 // slices.MaxFunc. It panics if s is empty.
 func MaxFunc[S ~[]E, E any](s S, cmp func(a, b E) int, opts ...par.Option) E {
+	c := resolve("reduce.MaxFunc", opts)
+	checkFuncs("reduce.MaxFunc", "cmp", cmp == nil, "", false)
 	if len(s) == 0 {
 		panic("reduce: MaxFunc of an empty slice")
 	}
@@ -128,7 +132,7 @@ func MaxFunc[S ~[]E, E any](s S, cmp func(a, b E) int, opts ...par.Option) E {
 		}
 		return x
 	}
-	return fold(resolve("reduce.MaxFunc", opts), 1, len(s), s[0], func(lo, hi int, acc E) E {
+	return fold(c, 1, len(s), s[0], func(lo, hi int, acc E) E {
 		for _, v := range s[lo:hi] {
 			acc = first(acc, v)
 		}
@@ -139,7 +143,9 @@ func MaxFunc[S ~[]E, E any](s S, cmp func(a, b E) int, opts ...par.Option) E {
 // CountFunc returns the number of elements of s for which pred is true. Reduce
 // is its block form, for when pred is cheap.
 func CountFunc[S ~[]E, E any](s S, pred func(E) bool, opts ...par.Option) int {
-	return fold(resolve("reduce.CountFunc", opts), 0, len(s), 0, func(lo, hi int, acc int) int {
+	c := resolve("reduce.CountFunc", opts)
+	checkFuncs("reduce.CountFunc", "pred", pred == nil, "", false)
+	return fold(c, 0, len(s), 0, func(lo, hi int, acc int) int {
 		for _, v := range s[lo:hi] {
 			if pred(v) {
 				acc++
@@ -156,7 +162,9 @@ func CountFunc[S ~[]E, E any](s S, pred func(E) bool, opts ...par.Option) int {
 // Reduce is its block form, for when mapf and join are cheap: its body is
 // the caller's own loop over a subrange, where they compile in.
 func MapReduce[S ~[]E, E, T any](s S, identity T, mapf func(E) T, join func(x, y T) T, opts ...par.Option) T {
-	return fold(resolve("reduce.MapReduce", opts), 0, len(s), identity, func(lo, hi int, acc T) T {
+	c := resolve("reduce.MapReduce", opts)
+	checkFuncs("reduce.MapReduce", "mapf", mapf == nil, "join", join == nil)
+	return fold(c, 0, len(s), identity, func(lo, hi int, acc T) T {
 		for _, v := range s[lo:hi] {
 			acc = join(acc, mapf(v))
 		}

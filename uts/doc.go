@@ -40,7 +40,7 @@
 //
 // The SHA-1 of the fixed 24-byte spawn message is nearly the whole cost of
 // a node. On amd64 with the SHA extensions it runs on them
-// (sha1spawn_amd64.s); elsewhere, or with the purego build tag, an unrolled
+// (in assembly); elsewhere, or with the purego build tag, an unrolled
 // Go version that folds the message's constant words does. A Geometric
 // node's draw, floor(ln(1-u)/ln(1-p)), is a table lookup with the same
 // results.

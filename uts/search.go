@@ -1,6 +1,8 @@
 package uts
 
 import (
+	"strings"
+
 	"github.com/gofork/gofork/core"
 	"github.com/gofork/gofork/internal/loop"
 	"github.com/gofork/gofork/par"
@@ -10,8 +12,12 @@ import (
 // included), the nodes without children, and the largest depth of any node
 // (the root has depth 0).
 type Result struct {
-	Nodes, Leaves int64
-	MaxDepth      int
+	// Nodes is the number of nodes of the tree, the root included.
+	Nodes int64
+	// Leaves is the number of nodes without children.
+	Leaves int64
+	// MaxDepth is the largest depth of any node; the root has depth 0.
+	MaxDepth int
 }
 
 // add merges the counts of two disjoint parts of a tree.
@@ -19,10 +25,11 @@ func (r Result) add(o Result) Result {
 	return Result{Nodes: r.Nodes + o.Nodes, Leaves: r.Leaves + o.Leaves, MaxDepth: max(r.MaxDepth, o.MaxDepth)}
 }
 
-// compile checks t and returns its rule, panicking on a bad field.
-func compile(t Tree) *rule {
+// compile checks t and returns its rule, panicking on a bad field with a
+// message that names the entry point call ("uts.Search").
+func compile(call string, t Tree) *rule {
 	if err := t.validate(); err != nil {
-		panic(err.Error())
+		panic(strings.Replace(call, ".", ": ", 1) + ": " + err.Error())
 	}
 	return newRule(t)
 }
@@ -31,7 +38,7 @@ func compile(t Tree) *rule {
 // and returns its counts. It panics if a field of t is out of range (see
 // Parse for the ranges).
 func SearchSerial(t Tree) Result {
-	r := compile(t)
+	r := compile("uts.SearchSerial", t)
 	root := rootState(uint32(t.Seed))
 	n := r.numChildren(&root, 0)
 	res := Result{Nodes: 1}
@@ -79,7 +86,7 @@ func Search(t Tree, opts ...par.Option) Result {
 // worker were hungry, so that tests exercise promotion at every internal
 // node.
 func searchOn(t Tree, pool *core.Pool, promoteAlways bool) Result {
-	r := compile(t)
+	r := compile("uts.Search", t)
 	root := rootState(uint32(t.Seed))
 	n := r.numChildren(&root, 0)
 	res := Result{Nodes: 1}

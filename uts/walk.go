@@ -39,14 +39,10 @@ import (
 // it would if every level had forked, without the cost of forking at every
 // level.
 //
-// Measured on T1L and T3L at P=1 against the serial search: forking at
-// every internal node (what libfork's UTS does) cost 12-16%; keeping every
-// level on the explicit stack cost 7-10% on T3L, whose every internal node
-// then paid for it; serialPoll costs 1-5%. Forking only at the top, with no
-// promotion, starved the second worker on T3L (Ts/T2 1.43). Joining each
-// promoted task at once, against the rest of the current range, left the
-// owner waiting for the thief with its own shallower ranges unfinished
-// (Ts/T2 1.74-1.79 on T3L).
+// The designs it replaced (a fork at every internal node, every level on
+// an explicit stack, forks only at the top, joining a promoted task at
+// once) each cost more at P=1 or starved a thief; docs/BENCHMARKS.md has
+// the figures.
 
 // splitMin is the smallest child range that a task splits in halves (a
 // Binomial root's 2000 children, a Geometric node's rarer dozen).

@@ -59,6 +59,22 @@ func TestGOMAXPROCSChanges(t *testing.T) {
 	close(stop)
 	wg.Wait()
 	t.Logf("GOMAXPROCS changed %d times during %d programs x %d pools", flips.Load(), seeds, len(pools))
+	// Once the changes stop, a pool made without WithWorkers follows the
+	// last GOMAXPROCS from its next Run on (capped at the CPUs), one made
+	// with WithWorkers keeps its count, and both still compute right.
+	for _, procs := range []int{1, 2} {
+		runtime.GOMAXPROCS(procs)
+		for _, p := range pools {
+			core.RunValue(p, func(*core.Worker) int { return 0 }) // a Run from outside reads GOMAXPROCS
+		}
+		if got, want := pools[2].Workers(), min(procs, runtime.NumCPU()); got != want {
+			t.Errorf("GOMAXPROCS(%d): a pool made without WithWorkers has %d workers, want %d", procs, got, want)
+		}
+		if got := pools[1].Workers(); got != 8 {
+			t.Errorf("GOMAXPROCS(%d): a pool made WithWorkers(8) has %d workers, want 8", procs, got)
+		}
+		checkSeed(t, 2_000_000+uint64(procs), programLeaves(), pools)
+	}
 }
 
 // TestOversubscribed runs programs on pools with far more workers than the

@@ -19,9 +19,10 @@ import (
 // one every 2 ms, sort small slices on the same pool of 2 workers.
 // Without fair service the busy workers take the small roots only when the
 // big sort ends, and their latency is spread up to the big sort's time. The
-// test asserts that it is a small fraction of it (ratios measured in the
-// same run, not fixed times), and that every sort is right; it logs how
-// many roots busy workers took at their poll points.
+// test asserts that every sort returns and is right, and logs the latency
+// and how many roots busy workers took at their poll points; under the
+// gofork_bounds build tag it also asserts that the latency is a small
+// fraction of the big sort's time (ratios measured in the same run).
 func TestSmallRootsBesideABigOne(t *testing.T) {
 	t.Cleanup(func() { goleak.VerifyNone(t, leakOpts...) })
 	bigN, smallN := 8_000_000, 20_000
@@ -71,7 +72,7 @@ loop:
 	if !slices.IsSorted(big) {
 		t.Fatal("the big sort returned unsorted data")
 	}
-	if len(lat) < 20 {
+	if checkBounds && len(lat) < 20 {
 		t.Skipf("the big sort took %v: only %d small sorts ran beside it, too few to judge", bigTime, len(lat))
 	}
 	slices.Sort(lat)
@@ -82,7 +83,7 @@ loop:
 	// Without fair service a small sort submitted at a uniform moment of
 	// the big one waits for its end: p50 about half the big sort's time,
 	// p99 nearly all of it. The bounds leave room for a shared machine.
-	if p50 > bigTime/8 || p99 > bigTime/2 {
+	if checkBounds && (p50 > bigTime/8 || p99 > bigTime/2) {
 		t.Errorf("small sorts' latency p50 %v, p99 %v beside a big sort of %v: they waited for it (want p50 < 1/8, p99 < 1/2 of it)", p50, p99, bigTime)
 	}
 }

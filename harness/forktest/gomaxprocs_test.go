@@ -32,7 +32,7 @@ func TestDefaultFollowsGOMAXPROCS(t *testing.T) {
 		// The regular workers beyond the limit park once idle; wait for it
 		// (a state, not a time: the deadline only turns a hang into a
 		// failure), so that none is still in the middle of a search.
-		if !waitParked(pool, procs, 10*time.Second) {
+		if !waitParked(pool, procs, time.Minute) {
 			t.Fatalf("GOMAXPROCS(%d): regular workers beyond the limit did not park, or spares (of earlier tests' blocking work) did not retire: %+v", procs, pool.Stats())
 		}
 		// Each index records its worker in its own slot: a shared map
@@ -55,13 +55,15 @@ func TestDefaultFollowsGOMAXPROCS(t *testing.T) {
 		}
 		workers := pool.Stats().PerWorker
 		for id := range ids {
-			if w := workers[id]; !w.Guest && (w.Spare || regularIndex(workers, id) >= procs) {
+			// Spares may run iterations: the pool starts one for a worker it
+			// finds blocked, which a loaded machine's descheduling can look
+			// like. A regular worker beyond the limit never does.
+			if w := workers[id]; !w.Guest && !w.Spare && regularIndex(workers, id) >= procs {
 				t.Fatalf("GOMAXPROCS(%d): iterations ran on worker %d, beyond the limit: %v", procs, id, ids)
 			}
 		}
-		if len(ids) < procs {
-			t.Fatalf("GOMAXPROCS(%d): iterations ran on workers %v, want at least %d distinct", procs, ids, procs)
-		}
+		// How many workers took part is scheduling, not the contract: on a
+		// loaded machine one worker may run every iteration.
 		t.Logf("GOMAXPROCS(%d): iterations per worker ID %v", procs, ids)
 	}
 }

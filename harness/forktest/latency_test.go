@@ -34,11 +34,13 @@ const latencyNoise = 3
 // caller that waits for a whole leaf, or for a whole big job, breaks it by
 // far.
 //
-// It asserts a time, which unit tests otherwise never do: this bound is the
-// contract under test. It compares with a baseline measured in the same
-// run, so that a machine busy with other work raises the bound with the
-// baseline, allows a generous factor, skips under -short and the race
-// detector, and takes about 6 s.
+// Without the gofork_bounds build tag it asserts only that every caller is
+// served and that Stats.MaxRootWait fits in a caller's time; the latency
+// bound, a time, is checked under that tag (CI's benchmark step). The bound
+// compares with a baseline measured in the same run, so that a machine busy
+// with other work raises the bound with the baseline, and allows a generous
+// factor. The test skips under -short and the race detector, and takes
+// about 6 s.
 func TestCallerLatencyBound(t *testing.T) {
 	if testing.Short() || raceEnabled {
 		t.Skip("a latency bound: runs without -short and without the race detector")
@@ -67,9 +69,11 @@ func TestCallerLatencyBound(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			pool := core.New()
+			var pool *core.Pool
 			if c.workers > 0 {
 				pool = core.New(core.WithWorkers(c.workers))
+			} else {
+				pool = core.New()
 			}
 			cfg.Pool = pool
 			got, err := serverload.Run(cfg)
@@ -78,7 +82,7 @@ func TestCallerLatencyBound(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if len(base.Latency) < 5 {
+			if checkBounds && len(base.Latency) < 5 {
 				t.Skipf("only %d small sorts ran beside the baseline's big jobs: too few to judge the machine", len(base.Latency))
 			}
 			if len(got.Latency) == 0 {
@@ -87,7 +91,7 @@ func TestCallerLatencyBound(t *testing.T) {
 			t.Logf("small sorts: gofork p50 %v, p99 %v, max %v (%d); goroutines p50 %v, p99 %v, max %v (%d); worst root wait %v",
 				got.Quantile(0.5), got.Quantile(0.99), got.Max(), len(got.Latency),
 				base.Quantile(0.5), base.Quantile(0.99), base.Max(), len(base.Latency), stats.MaxRootWait)
-			if bound := latencyNoise * (latencyBound + base.Max()); got.Max() > bound {
+			if bound := latencyNoise * (latencyBound + base.Max()); checkBounds && got.Max() > bound {
 				t.Errorf("a small sort took %v beside the big job, more than %d x (%v + the goroutine baseline's longest, %v)",
 					got.Max(), latencyNoise, latencyBound, base.Max())
 			}

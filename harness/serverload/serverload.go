@@ -6,8 +6,8 @@
 //
 // The same program run without a pool is the baseline: every sort a
 // slices.Sort and every big job its serial loop, on the same goroutines,
-// which Go's scheduler time-slices. core's fairness test, the root-latency
-// benchmark and forkbench's server rows all run it.
+// which Go's scheduler time-slices. harness/forktest's latency test, the
+// root-latency benchmark and forkbench's server rows all run it.
 package serverload
 
 import (

@@ -56,18 +56,6 @@ type misuse struct {
 	call func(p *core.Pool, n int)
 }
 
-// coreMessagePending lists the rows of core entry points whose message
-// names another call ("core: Run on a closed Pool" from RunOn): core's
-// owner fixes them; delete a line when its row passes.
-var coreMessagePending = map[string]bool{
-	"core.RunValue/nil root":           true,
-	"core.RunValue/nil pool":           true,
-	"core.RunValue/closed pool":        true,
-	"core.Pool.RunOn/closed pool":      true,
-	"core.MeasureWorkSpan/closed pool": true,
-	"core.Scope.Go/closed pool":        true,
-}
-
 // usageInputs are the inputs of one size, made once.
 type usageInputs struct {
 	ints   []int
@@ -515,9 +503,6 @@ func TestOneErrorPerMistake(t *testing.T) {
 	}
 	for _, r := range misuses() {
 		t.Run(r.fn+"/"+r.bad, func(t *testing.T) {
-			if coreMessagePending[r.fn+"/"+r.bad] {
-				t.Skip("core's message does not name this entry point yet (core is fixed on its own branch)")
-			}
 			if err := r.check(live, closed, sizes); err != "" {
 				t.Error(err)
 			}

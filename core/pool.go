@@ -212,12 +212,13 @@ func (p *Pool) enter() {
 // closedPool is the panic of a submission to a closed pool.
 const closedPool = "core: Run on a closed Pool"
 
-// checkOpen panics if the pool is closed: the first check of a Scope's Go
-// from outside, before it counts the task; forkOutside makes the one that
-// pairs with Close.
-func (p *Pool) checkOpen() {
+// refuseClosed panics, naming call, if the pool is closed: the check every
+// entry point makes first, so that a closed pool is refused with one message
+// whatever the call would have done. A Close that races with the call is
+// caught later (enter, forkOutside) with the generic message.
+func (p *Pool) refuseClosed(call string) {
 	if p.closed.Load() {
-		panic(closedPool)
+		panic("core: " + call + " on a closed Pool")
 	}
 }
 

@@ -46,11 +46,12 @@ import "strconv"
 // pool stays usable. RunValue on a closed pool panics.
 func RunValue[R any](p *Pool, root func(w *Worker) R) R {
 	if p == nil {
-		panic("core: Run on a nil *Pool")
+		panic("core: RunValue on a nil *Pool")
 	}
 	if root == nil {
-		panic("core: Run with a nil root function")
+		panic("core: RunValue with a nil root function")
 	}
+	p.refuseClosed("RunValue")
 	if w := workerOf(curg()); w != nil {
 		if w.pool == p {
 			var r R
@@ -80,6 +81,7 @@ func (p *Pool) Run(root func(w *Worker)) {
 	if root == nil {
 		panic("core: Pool.Run with a nil root function")
 	}
+	p.refuseClosed("Pool.Run")
 	if w := workerOf(curg()); w != nil {
 		if w.pool == p {
 			runInline(w, root)
@@ -145,6 +147,7 @@ func (p *Pool) RunOn(id int, root func(w *Worker)) {
 	if root == nil {
 		panic("core: RunOn with a nil root function")
 	}
+	p.refuseClosed("RunOn")
 	all := p.roster.Load().all
 	if id < 0 || id >= len(all) || all[id].index < 0 {
 		panic("core: RunOn(" + strconv.Itoa(id) + "): no regular worker has that ID (the pool has IDs [0, " +

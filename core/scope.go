@@ -96,7 +96,7 @@ func (s *Scope) GoWith(p *Pool, fn func(w *Worker, arg any), arg any) {
 	}
 	w := p.currentWorker()
 	if w == nil {
-		p.checkOpen() // before the count: most Gos on a closed pool stop here
+		p.refuseClosed("Scope.Go") // before the count: most Gos on a closed pool stop here
 	}
 	if limit := s.bound(); limit >= 0 {
 		s.reserve(p, w, limit)
@@ -125,7 +125,7 @@ func (s *Scope) TryGoWith(p *Pool, fn func(w *Worker, arg any), arg any) bool {
 	}
 	w := p.currentWorker()
 	if w == nil {
-		p.checkOpen() // before the count, as in GoWith
+		p.refuseClosed("Scope.TryGo") // before the count, as in GoWith
 	}
 	if limit := s.bound(); limit >= 0 {
 		if !s.tryReserve(limit) {

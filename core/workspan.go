@@ -141,6 +141,7 @@ func MeasureWorkSpan[R any](p *Pool, root func(*Worker) R) (R, WorkSpan) {
 	}
 	var r R
 	var ws WorkSpan
+	p.refuseClosed("MeasureWorkSpan")
 	p.Run(func(w *Worker) { r, ws = measureOn(w, root) })
 	return r, ws
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"text/tabwriter"
@@ -89,9 +90,13 @@ func measureWorkSpan(b *benchmark, o *options) (row workSpanRow, ok bool, err er
 	if err != nil {
 		return row, false, err
 	}
-	if j.Close != nil {
-		defer j.Close()
+	closeJob := func() {
+		if j.Close != nil {
+			j.Close()
+			j.Close = nil
+		}
 	}
+	defer closeJob()
 	if j.Pool == nil {
 		return row, false, nil
 	}
@@ -116,6 +121,7 @@ func measureWorkSpan(b *benchmark, o *options) (row workSpanRow, ok bool, err er
 		return cmp.Compare(x.Parallelism(), y.Parallelism())
 	})
 	row.ws = profiles[len(profiles)/2]
+	closeJob() // its pool and input are not in the way of the timed runs
 	if o.maxWorkers >= 2 {
 		if row.t1, err = medianTime(b, 1, o); err == nil {
 			row.t2, err = medianTime(b, 2, o)
@@ -125,8 +131,11 @@ func measureWorkSpan(b *benchmark, o *options) (row workSpanRow, ok bool, err er
 }
 
 // medianTime returns the median time of -runs plain runs of b's gofork
-// program at p workers, after a warm-up.
+// program at p workers, after a warm-up, timed as the plain rows' child
+// processes time them: GOMAXPROCS = p (no idle P beside a 1-worker run for
+// the collector's background marking) and a collection before each run.
 func medianTime(b *benchmark, p int, o *options) (time.Duration, error) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(p))
 	j, err := b.Setup(variantGofork, p, kernels.ScaleOf(o.quick))
 	if err != nil {
 		return 0, err
@@ -136,6 +145,7 @@ func medianTime(b *benchmark, p int, o *options) (time.Duration, error) {
 	}
 	var ts []int64
 	for i := range o.runs + 1 { // a warm-up, then the timed runs
+		runtime.GC()
 		d, err := j.Once()
 		if err != nil {
 			return 0, err

@@ -15,8 +15,4 @@
 //     the machine does not report (no L3, say) is skipped.
 //   - distance: the innermost level two CPUs do not share, on a fixed scale
 //     from DistanceSame to DistanceRemote.
-//
-// Files: machine.go (the tree and its queries), walk.go (the level walk:
-// String and Spread), sysfs.go (the reader, one function per level),
-// cpulist.go (the kernel's CPU list format), current_*.go (this machine).
 package topology

@@ -91,22 +91,32 @@ const (
 	rwTurnsFor     = 3 * time.Second
 )
 
+// serverloadPool is the pool a serverload program's variant runs on: none
+// for Serial (serverload runs its goroutine baseline), a new pool of p workers,
+// closed by j, for Gofork.
+func serverloadPool(name, variant string, p int, j *Job) (*core.Pool, error) {
+	switch variant {
+	case Serial:
+		return nil, nil
+	case Gofork:
+		pool := core.New(core.WithWorkers(p))
+		j.Close = pool.Close
+		return pool, nil
+	}
+	return nil, fmt.Errorf("%s: no variant %q", name, variant)
+}
+
 // setupServerTurns is the callers-in-turn program (harness/serverload):
 // rwTurnsCallers goroutines sort rwTurnsN int64 each, back to back, for
 // d; a run reports of(its result).
 func setupServerTurns(variant string, p int, d time.Duration, of func(serverload.TurnsResult) time.Duration) (*Job, error) {
 	cfg := serverload.TurnsConfig{Callers: rwTurnsCallers, Size: rwTurnsN, Duration: d}
 	j := &Job{}
-	switch variant {
-	case Serial:
-	case Gofork:
-		cfg.Pool = core.New(core.WithWorkers(p))
-		j.Close = cfg.Pool.Close
-	default:
-		return nil, fmt.Errorf("server-turns: no variant %q", variant)
+	var err error
+	if cfg.Pool, err = serverloadPool("server-turns", variant, p, j); err != nil {
+		return nil, err
 	}
 	var res serverload.TurnsResult
-	var err error
 	j.Run = func() { res, err = serverload.RunTurns(cfg) }
 	j.Verify = func() error {
 		if err == nil && len(res.Latency) == 0 {
@@ -128,16 +138,11 @@ func setupServerSeq(variant string, p, bigN int, q float64) (*Job, error) {
 		Small: SmallN, Callers: 1, Every: SmallEvery,
 	}
 	j := &Job{}
-	switch variant {
-	case Serial:
-	case Gofork:
-		cfg.Pool = core.New(core.WithWorkers(p))
-		j.Close = cfg.Pool.Close
-	default:
-		return nil, fmt.Errorf("server-seq: no variant %q", variant)
+	var err error
+	if cfg.Pool, err = serverloadPool("server-seq", variant, p, j); err != nil {
+		return nil, err
 	}
 	var res serverload.Result
-	var err error
 	j.Run = func() { res, err = serverload.Run(cfg) }
 	j.Verify = func() error {
 		if err == nil && len(res.Latency) == 0 {

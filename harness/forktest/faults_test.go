@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -324,11 +325,17 @@ func TestForCtxCancel(t *testing.T) {
 				name := fmt.Sprintf("p=%d/%s/cancel-at=%d", pool.Workers(), part.name, cancelAt)
 				ctx, cancel := context.WithCancel(context.Background())
 				visits := make([]atomic.Int32, n)
-				late := make([]atomic.Int32, pool.MaxWorkerID()+1) // +1: the caller's guest record may be new
+				// Keyed by worker ID: a spare the governor starts for a stall,
+				// or a new guest record for the caller, has an ID beyond the
+				// pool's MaxWorkerID before the loop.
+				var lateMu sync.Mutex
+				late := map[int]int{}
 				err := par.ForRangeCtx(ctx, 0, n, func(lo, hi int) {
 					id := core.RunValue(pool, func(w *core.Worker) int { return w.ID() })
 					if ctx.Err() != nil {
-						late[id].Add(1)
+						lateMu.Lock()
+						late[id]++
+						lateMu.Unlock()
 					}
 					for i := lo; i < hi; i++ {
 						visits[i].Add(1)
@@ -347,8 +354,8 @@ func TestForCtxCancel(t *testing.T) {
 						t.Fatalf("%s: index %d visited %d times", name, i, v)
 					}
 				}
-				for id := range late {
-					if c := late[id].Load(); c > 1 {
+				for id, c := range late {
+					if c > 1 {
 						t.Errorf("%s: worker %d started %d chunks after it could see the cancellation (at most 1)", name, id, c)
 					}
 				}

@@ -132,22 +132,7 @@ func Split[T any](n uint64, init T, ops Ops[T], c Config, done <-chan struct{}) 
 	return r, l.cancelled.Load()
 }
 
-// SplitOn is Split for a caller that already runs on w, a worker of
-// c.Pool, inside a task: it runs the loop's tree on w, forking on w, and
-// enters the pool no second time. Only Auto and Simple apply (a Static or
-// Affinity Config panics), and there is no done channel. It returns init
-// when n is 0.
-func SplitOn[T any](w *core.Worker, n uint64, init T, ops Ops[T], c Config) T {
-	if n == 0 {
-		return init
-	}
-	if c.Kind != Auto && c.Kind != Simple {
-		panic("loop: SplitOn needs an Auto or Simple Config")
-	}
-	return newState(n, init, ops, c, nil).root(w)
-}
-
-// newState checks ops and builds the state of one Split or SplitOn call;
+// newState checks ops and builds the state of one Split call;
 // its kind is the partitioner the loop runs with.
 func newState[T any](n uint64, init T, ops Ops[T], c Config, done <-chan struct{}) *state[T] {
 	if (ops.Leaf == nil) == (ops.LeafOn == nil) {

@@ -55,7 +55,7 @@ func TestLimitFollowsGOMAXPROCS(t *testing.T) {
 	}
 	regular := 0
 	for _, w := range pool.Stats().PerWorker {
-		if !w.Guest {
+		if !w.Guest && !w.Spare {
 			regular++
 		}
 	}

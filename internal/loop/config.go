@@ -1,6 +1,8 @@
 // Package loop is the engine under gofork's parallel entry points: the
 // settings a list of par.Option values resolves to (Config, Resolve), and
-// the split/join loop that par's loops and package reduce run on (Split).
+// the split/join loop that par's loops and package reduce run on (Split),
+// and the stateless loops a caller already inside a task runs its few
+// independent pieces with (Each, Chunks).
 //
 // par.Option is a func(*Config), so that par, reduce, sortpar, linalg and
 // uts share one option type while only this module can read what an option

@@ -582,8 +582,10 @@ func TestWorkSpanShortStrandsThenLong(t *testing.T) {
 		}
 		return errors.Join(
 			near("work", ws.Work, lt.sum(), time.Duration(lt.sum()/2)+2*fibWork),
-			// Above: the fib halves' own span, and this machine's stalls
-			// in rounds of hundreds of microseconds.
-			near("span", ws.Span, span, time.Duration(lt.sum()/5)))
+			// Above: the fib halves' own span, at most the longer half's
+			// fib work in each round (fibWork/2 over the rounds; an
+			// emulator makes it several times the spins), and this
+			// machine's stalls in rounds of hundreds of microseconds.
+			near("span", ws.Span, span, time.Duration(lt.sum()/5)+fibWork/2))
 	})
 }

@@ -254,3 +254,35 @@ func TestStatsSparesAfterClose(t *testing.T) {
 		}
 	}
 }
+
+// TestWorkerIDsBelowMaxWorkerID checks MaxWorkerID's contract while spares
+// are being created: every task sees an ID below MaxWorkerID read in the
+// task, so a table sized by MaxWorkerID in a task can be indexed by the ID.
+// A new spare must not run a task before a roster counts it. Each round
+// starts fresh spares on a fresh pool: tasks that block, under a Scope of
+// short tasks that the spares steal.
+func TestWorkerIDsBelowMaxWorkerID(t *testing.T) {
+	var bad atomic.Int32
+	for range scale(20) {
+		p := New(WithWorkers(2))
+		var s Scope
+		onWorker(p, func(w *Worker) int {
+			for i := range 400 {
+				s.Go(p, func(w *Worker) {
+					if w.ID() >= w.Pool().MaxWorkerID() {
+						bad.Add(1)
+					}
+					if i%50 == 0 {
+						Blocking(func() { time.Sleep(200 * time.Microsecond) })
+					}
+				})
+			}
+			s.Wait(p)
+			return 0
+		})
+		closeChecked(t, p)
+	}
+	if n := bad.Load(); n != 0 {
+		t.Fatalf("%d tasks ran on a worker whose ID was not below MaxWorkerID", n)
+	}
+}

@@ -60,10 +60,12 @@ func (p *Pool) setLimit(n int) {
 		fresh = append(fresh, p.newWorker(regularWorker))
 	}
 	p.limit.Store(int32(n)) // before the roster: a worker that reads the new roster sees the new limit
+	gate := make(chan struct{})
 	for _, w := range fresh {
-		p.startWorker(w)
+		p.startWorker(w, gate)
 	}
 	p.publish(n)
+	close(gate)
 	p.applied.Store(int32(n))
 	regular := p.roster.Load().regular
 	p.growMu.Unlock()

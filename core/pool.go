@@ -120,11 +120,13 @@ func New(opts ...Option) *Pool {
 		ws[i] = p.newWorker(regularWorker)
 	}
 	p.limit.Store(int32(cfg.workers))
-	p.publish(cfg.workers)
-	p.applied.Store(int32(cfg.workers))
+	gate := make(chan struct{})
 	for _, w := range ws {
-		p.startWorker(w)
+		p.startWorker(w, gate)
 	}
+	p.publish(cfg.workers)
+	close(gate)
+	p.applied.Store(int32(cfg.workers))
 	p.growMu.Unlock()
 	return p
 }

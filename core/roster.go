@@ -61,11 +61,10 @@ const (
 // newWorker creates a worker record of the given kind with the next ID and
 // places it on a CPU (a guest runs wherever its caller does: CPU -1, the
 // first NUMA node). Caller holds p.growMu, then starts a regular worker or
-// spare (startWorker) and publishes a roster that contains it, in that
-// order once the pool runs: a started worker that is not yet in the roster
-// looks for work among the workers that are (it draws its victims
-// uniformly), and a roster never shows a worker whose pinning result is
-// still being written.
+// spare (startWorker, behind a gate), publishes a roster that contains it
+// and opens the gate, in that order: a roster never shows a worker whose
+// pinning result is still being written, and no worker runs a task before
+// a roster counts it, so an ID a task sees is always below MaxWorkerID.
 func (p *Pool) newWorker(kind workerKind) *Worker {
 	id := len(p.created)
 	w := &Worker{pool: p, id: id, spare: kind == spareWorker, guest: kind == guestWorker, index: -1, wake: make(chan struct{}, 1)}
@@ -96,8 +95,10 @@ func (p *Pool) newWorker(kind workerKind) *Worker {
 }
 
 // startWorker starts w's goroutine and returns once it is in the worker
-// table, so that no task can run on it unrecognised. Caller holds p.growMu.
-func (p *Pool) startWorker(w *Worker) {
+// table, so that no task can run on it unrecognised. The goroutine looks for
+// work only once gate is closed: the caller, who holds p.growMu, first
+// publishes a roster with w (newWorker).
+func (p *Pool) startWorker(w *Worker, gate <-chan struct{}) {
 	p.exited.Add(1) // under growMu, before quit: Close's exited.Wait cannot have started
 	p.goroutines.Add(1)
 	ready := make(chan struct{})
@@ -114,6 +115,7 @@ func (p *Pool) startWorker(w *Worker) {
 		}
 		register(w, curg())
 		close(ready) // publishes pinErr and pinned to the starter
+		<-gate
 		w.loop(false)
 	}()
 	<-ready

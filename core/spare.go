@@ -76,8 +76,10 @@ func (p *Pool) activateSpare() bool {
 	p.handSpare(w)
 	sl.mu.Unlock()
 	s.started.Add(1)
-	p.startWorker(w)
+	gate := make(chan struct{})
+	p.startWorker(w, gate)
 	p.publish(int(p.limit.Load()))
+	close(gate)
 	return true
 }
 

@@ -23,7 +23,7 @@ func Compact[S ~[]E, E comparable](s S, opts ...par.Option) S {
 		return packSerial(s, pack.Changes[E]{})
 	}
 	return s[:core.RunValue(c.pool, func(w *core.Worker) int {
-		return packInPlace(w, s, pack.Changes[E]{}, pack.InPlace[E])
+		return packInPlace(w, s, pack.Changes[E]{})
 	})]
 }
 
@@ -33,8 +33,10 @@ func Compact[S ~[]E, E comparable](s S, opts ...par.Option) S {
 // pair of neighbours, as eq(s[i], s[i-1]) on the original elements, from
 // several workers at once, so the result is what eq's answers ask for even
 // if eq is not an equivalence. If eq panics, the panic reaches the caller
-// and s holds a permutation of its elements: CompactFunc moves elements only
-// by swapping them until every call of eq has returned.
+// and s holds a permutation of its elements. On one worker CompactFunc moves
+// elements only by swapping them; on several it first calls eq on every
+// pair, in parallel, recording the answers in a bit per element (len(s)/8
+// bytes allocated), and moves nothing until every call has returned.
 func CompactFunc[S ~[]E, E any](s S, eq func(a, b E) bool, opts ...par.Option) S {
 	if eq == nil {
 		panic("sortpar: CompactFunc with a nil eq")
@@ -44,7 +46,13 @@ func CompactFunc[S ~[]E, E any](s S, eq func(a, b E) bool, opts ...par.Option) S
 		return packSerial(s, pack.Runs[E]{Eq: eq})
 	}
 	return s[:core.RunValue(c.pool, func(w *core.Worker) int {
-		return packInPlace(w, s, pack.Runs[E]{Eq: eq}, pack.InPlacePermuting[E])
+		n := len(s)
+		words := make([]uint64, pack.Words(n))
+		run := runner(w)
+		run(pack.Blocks(n), func(b0, b1 int) {
+			pack.MarkRuns(s, words, b0*pack.BlockLen, min(b1*pack.BlockLen, n), eq)
+		})
+		return pack.InPlaceMarked(s, words, run)
 	})]
 }
 
@@ -60,11 +68,16 @@ func packSerial[S ~[]E, E any](s S, p pack.Packer[E]) S {
 	return s[:k]
 }
 
-// packInPlace packs s in place with inPlace (pack.InPlace or
-// pack.InPlacePermuting) on w's pool.
-func packInPlace[E any](w *core.Worker, s []E, p pack.Packer[E], inPlace func([]E, pack.Packer[E], pack.Runner) int) int {
+// packInPlace packs s in place with p (pack.InPlace) on w's pool.
+func packInPlace[E any](w *core.Worker, s []E, p pack.Packer[E]) int {
+	return pack.InPlace(s, p, runner(w))
+}
+
+// runner returns the pack.Runner that runs its loops on w's pool, from w,
+// in about four chunks per worker.
+func runner(w *core.Worker) pack.Runner {
 	workers := w.Pool().Workers()
-	return inPlace(s, p, func(n int, body func(lo, hi int)) {
+	return func(n int, body func(lo, hi int)) {
 		forChunks(w, n, chunks(n, 1, workers), func(_, lo, hi int) { body(lo, hi) })
-	})
+	}
 }

@@ -94,8 +94,10 @@
 //     length.
 //   - SortStableByKey allocates 16 bytes plus one element per element
 //     (string keys: 48 bytes plus one element).
-//   - Merge, MergeFunc, Compact, CompactFunc, IsSorted and IsSortedFunc
-//     allocate O(workers) bookkeeping only.
+//   - Merge, MergeFunc, Compact, IsSorted and IsSortedFunc allocate
+//     O(workers) bookkeeping only. CompactFunc on more than one worker
+//     also allocates a bit per element (len(s)/8 bytes), where it records
+//     eq's answers before it moves anything.
 //
 // # Merging, compacting and sorting by key
 //

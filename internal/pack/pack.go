@@ -91,35 +91,74 @@ type Packer[E any] interface {
 // the kept ones from the cache. A round is one or two parallel loops, each
 // of which may have to wake a sleeping worker, so rounds are large.
 func InPlace[E any](s []E, p Packer[E], run Runner) int {
-	return inPlace(s, p, run, copyMove[E])
+	return inPlace(s, func(block []E, _ int, first bool, before E) int {
+		return p.Pack(block, first, before)
+	}, run)
 }
 
-// InPlacePermuting is InPlace for a Packer that only swaps (Runs): every
-// move swaps, so that until the final zeroing s holds a permutation of its
-// input at every moment. If p panics (it calls the user's function), the
-// panic leaves s a permutation: nothing is lost. Moving by swaps costs about
-// twice the writes of copying.
-func InPlacePermuting[E any](s []E, p Packer[E], run Runner) int {
-	return inPlace(s, p, run, swapMove[E])
-}
-
-// copyMove copies src to dst (len(src)), as copy does.
-func copyMove[E any](dst, src []E) { copy(dst, src) }
-
-// swapMove swaps src into dst (len(src)), element by element from the
-// front, and so dst's old elements into src. dst may overlap src only where
-// it starts before it: each element of dst that lies in src was swapped out
-// of src before it is swapped into.
-func swapMove[E any](dst, src []E) {
-	dst = dst[:len(src)]
-	for i := range src {
-		dst[i], src[i] = src[i], dst[i]
+// MarkRuns sets, for each j in [lo, hi), bit j%64 of words[j/64] when s[j]
+// starts a run of elements equal by eq: j == 0, or !eq(s[j], s[j-1]). lo
+// is a multiple of 64 and hi is lo's block end or len(s), so that calls on
+// disjoint blocks write disjoint words. It only reads s: eq sees the
+// original elements, and a panicking eq leaves s as it was.
+func MarkRuns[E any](s []E, words []uint64, lo, hi int, eq func(a, b E) bool) {
+	for w := lo / 64; w*64 < hi; w++ {
+		base := w * 64
+		chunk := s[base:min(base+64, hi)]
+		var m uint64
+		j := 0
+		var prev E
+		if base == 0 {
+			m, j, prev = 1, 1, chunk[0]
+		} else {
+			prev = s[base-1]
+		}
+		for ; j < len(chunk); j++ {
+			v := chunk[j]
+			var bit uint64 // 0 or 1 without a branch (eq's bool, flipped): runs of a few equal elements would mispredict one
+			if !eq(v, prev) {
+				bit = 1
+			}
+			m |= bit << j
+			prev = v
+		}
+		words[w] = m
 	}
 }
 
-// inPlace is InPlace with the function that moves a block's kept elements
-// to their place.
-func inPlace[E any](s []E, p Packer[E], run Runner, move func(dst, src []E)) int {
+// InPlaceMarked packs s as InPlace does, keeping the elements whose bit is
+// set in words (MarkRuns): every call of the user's function has returned
+// before anything moves, so the elements move by copying, and a panic can
+// only have happened while s was untouched.
+func InPlaceMarked[E any](s []E, words []uint64, run Runner) int {
+	return inPlace(s, func(block []E, lo int, _ bool, _ E) int {
+		return gatherInPlace(block, words[lo/64:])
+	}, run)
+}
+
+// gatherInPlace moves the elements of block whose bit is set in words to
+// its front, in order, and returns their number. Each element moves to an
+// index no greater than its own, so the moves may run front to back.
+func gatherInPlace[E any](block []E, words []uint64) int {
+	k := 0
+	for w, m := range words[:Words(len(block))] {
+		base := w * 64
+		if m == ^uint64(0) && k == base {
+			k += 64 // a full word already in place
+			continue
+		}
+		for m != 0 {
+			block[k] = block[base+bits.TrailingZeros64(m)]
+			k++
+			m &= m - 1
+		}
+	}
+	return k
+}
+
+// inPlace is InPlace with the function that packs one block, given its
+// offset in s.
+func inPlace[E any](s []E, pack func(block []E, lo int, first bool, before E) int, run Runner) int {
 	n := len(s)
 	round := BlockLen
 	if size := int(unsafe.Sizeof(*new(E))); size > 0 {
@@ -139,12 +178,12 @@ func inPlace[E any](s []E, p Packer[E], run Runner, move func(dst, src []E)) int
 	}
 	packBlocks := func(b0, b1 int) {
 		for b := b0; b < b1; b++ {
-			counts[b] = p.Pack(block(b), r0 == 0 && b == 0, befores[b])
+			counts[b] = pack(block(b), r0+b*BlockLen, r0 == 0 && b == 0, befores[b])
 		}
 	}
 	moveBlocks := func(b0, b1 int) {
 		for b := b0; b < b1; b++ {
-			move(s[out+starts[b]:], block(b)[:counts[b]])
+			copy(s[out+starts[b]:], block(b)[:counts[b]])
 		}
 	}
 	var last E // the round's last element, read before the round moves anything
@@ -223,14 +262,16 @@ func (f Func[E]) Pack(block []E, _ bool, _ E) int {
 
 // Runs keeps the first element of each run of elements equal by Eq, calling
 // Eq(e, the element before e) once per element but the first
-// (sortpar.CompactFunc, the calls of slices.CompactFunc).
+// (sortpar.CompactFunc on one worker, the calls of slices.CompactFunc).
 type Runs[E any] struct {
 	Eq func(a, b E) bool
 }
 
 // Pack only swaps (the dropped elements go to the block's end), so that a
-// panicking Eq leaves the block a permutation of itself: pack with
-// InPlacePermuting.
+// panicking Eq leaves the block a permutation of itself. It is meant for a
+// whole slice packed as one block; across blocks, MarkRuns and
+// InPlaceMarked keep that promise without moving anything before Eq is
+// done.
 func (r Runs[E]) Pack(block []E, first bool, before E) int {
 	k, i, prev := 0, 0, before
 	if first {

@@ -122,6 +122,62 @@ func TestInPlaceRuns(t *testing.T) {
 	}
 }
 
+// TestInPlaceMarked marks runs by MarkRuns, block by block on goroutines,
+// with an eq that is not an equivalence, and packs by InPlaceMarked: the
+// result is the first element of every pair where eq said no, on the
+// original elements, in order, and the rest is zeroed.
+func TestInPlaceMarked(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	eq := func(a, b big) bool { return (a.v+b.v)%3 != 0 } // not transitive
+	for _, n := range []int{0, 1, 2, 63, 64, 65, BlockLen - 1, BlockLen + 1, 3*roundBytes/512 + 7} {
+		for _, spread := range []int{1, 3, 1000} {
+			s := make([]big, n)
+			for i := range s {
+				v := int64(rng.IntN(spread))
+				s[i] = big{v: v, pad: [504]byte{byte(i)}}
+			}
+			var want []big
+			for j := range s {
+				if j == 0 || !eq(s[j], s[j-1]) {
+					want = append(want, s[j])
+				}
+			}
+			got := slices.Clone(s)
+			words := make([]uint64, Words(n))
+			run := goRunner(3)
+			run(Blocks(n), func(b0, b1 int) { MarkRuns(got, words, b0*BlockLen, min(b1*BlockLen, n), eq) })
+			k := InPlaceMarked(got, words, run)
+			if k != len(want) || !slices.Equal(got[:k], want) || slices.ContainsFunc(got[k:], func(b big) bool { return b != big{} }) {
+				t.Fatalf("n=%d spread %d: kept %d, want %d, or the kept differ or the rest is not zero", n, spread, k, len(want))
+			}
+		}
+	}
+}
+
+// TestMarkRunsPanicMovesNothing checks that a panicking eq leaves the slice
+// as it was: MarkRuns only reads.
+func TestMarkRunsPanicMovesNothing(t *testing.T) {
+	n := 3 * BlockLen
+	s := make([]int64, n)
+	for i := range s {
+		s[i] = int64(i / 3)
+	}
+	orig := slices.Clone(s)
+	words := make([]uint64, Words(n))
+	func() {
+		defer func() { _ = recover() }()
+		MarkRuns(s, words, 0, BlockLen, func(a, b int64) bool {
+			if a == 100 {
+				panic("eq")
+			}
+			return a == b
+		})
+	}()
+	if !slices.Equal(s, orig) {
+		t.Fatal("a panicking eq changed the slice")
+	}
+}
+
 // TestClearRest clears tails below, at and above the streaming size, in
 // pieces and by blocks, and checks that every element, and nothing before
 // the tail, was zeroed.

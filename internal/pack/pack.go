@@ -52,7 +52,9 @@ func MarkFunc[E any](s []E, words []uint64, keep func(E) bool) int {
 }
 
 // Gather copies the elements src[j] whose bit is set in words to dst, in
-// order, and returns how many it copied.
+// order, and returns how many it copied. dst may be src: each element then
+// moves to an index no greater than its own, and a full word's elements are
+// moved with copy, which allows the overlap.
 func Gather[E any](dst, src []E, words []uint64) int {
 	k := 0
 	for w, m := range words[:Words(len(src))] {
@@ -132,28 +134,8 @@ func MarkRuns[E any](s []E, words []uint64, lo, hi int, eq func(a, b E) bool) {
 // only have happened while s was untouched.
 func InPlaceMarked[E any](s []E, words []uint64, run Runner) int {
 	return inPlace(s, func(block []E, lo int, _ bool, _ E) int {
-		return gatherInPlace(block, words[lo/64:])
+		return Gather(block, block, words[lo/64:])
 	}, run)
-}
-
-// gatherInPlace moves the elements of block whose bit is set in words to
-// its front, in order, and returns their number. Each element moves to an
-// index no greater than its own, so the moves may run front to back.
-func gatherInPlace[E any](block []E, words []uint64) int {
-	k := 0
-	for w, m := range words[:Words(len(block))] {
-		base := w * 64
-		if m == ^uint64(0) && k == base {
-			k += 64 // a full word already in place
-			continue
-		}
-		for m != 0 {
-			block[k] = block[base+bits.TrailingZeros64(m)]
-			k++
-			m &= m - 1
-		}
-	}
-	return k
 }
 
 // inPlace is InPlace with the function that packs one block, given its

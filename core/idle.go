@@ -239,7 +239,7 @@ func (w *Worker) mustWait(why waitReason, l latch) bool {
 	switch why {
 	case forWork:
 		return !p.workWaiting(w) && !w.inbox.ready() && w.jobs.Len() == 0 && !p.quit.Load() &&
-			(l == nil || l.announce(w))
+			!w.excessSpare() && (l == nil || l.announce(w))
 	case forLimit:
 		return w.limited() && !w.inbox.ready() && !p.quit.Load()
 	case forLatch:

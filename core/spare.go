@@ -109,6 +109,19 @@ func (w *Worker) shouldRetire() bool {
 	}
 }
 
+// excessSpare reports whether w is a spare and more spares are active than
+// wanted. It is the last check of a spare about to sleep for work, after it
+// entered the idle list: a Blocking call that returns lowers blocked before
+// retireIdle looks at the idle list under sleep.mu, so either that look
+// finds the spare there and wakes it, or the lock ordered the decrement
+// before the spare's entry and this check sees it. Without it a spare that
+// checked shouldRetire just before the decrement slept on, active, with no
+// work and nobody to wake it.
+func (w *Worker) excessSpare() bool {
+	s := &w.pool.spares
+	return w.spare && s.active.Load() > s.wanted()
+}
+
 // retireIdle wakes the spares that sleep in the idle list, as many as
 // more spares run than are wanted, so that they retire (after one more
 // search: they are woken as searching, like any sleeper). Called when a

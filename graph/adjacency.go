@@ -242,58 +242,45 @@ func (a *adjacencyReader) parsePiece(text []byte, lo, hi, k0 int, oneLine bool) 
 	text = text[:hi]
 	k := k0
 	for at := lo; at < hi; {
+		start := at
+		var v uint64
+		got := false
 		if oneLine && at+8 <= hi {
 			// The common case: up to 7 digits and a newline, read in
 			// one 8-byte word.
-			if v, size := lineNumber8(text[at : at+8]); size > 0 {
-				if k < n {
-					switch {
-					case v > uint64(m):
-						return numberError{at: at, msg: fmt.Sprintf("offset %q: want at most m = %d", token(text, at), m)}
-					case k == 0 && v != 0:
-						return numberError{at: at, msg: fmt.Sprintf("the first offset is %d, want 0", v)}
-					case k > k0 && int64(v) < offsets[k-1]:
-						return numberError{at: at, msg: fmt.Sprintf("offset of vertex %d is %d, below vertex %d's %d", k, v, k-1, offsets[k-1])}
-					}
-					offsets[k] = int64(v)
-				} else {
-					if v >= uint64(n) {
-						return numberError{at: at, msg: fmt.Sprintf("target %q: want a vertex below n = %d", token(text, at), n)}
-					}
-					edges[k-n] = int32(v)
-				}
-				k++
+			if w, size := lineNumber8(text[at : at+8]); size > 0 {
+				v, got = w, true
 				at += size
+			}
+		}
+		if !got {
+			c := text[at]
+			if c-'0' > 9 {
+				if spaceTable[c] == 0 {
+					return numberError{at: at, msg: fmt.Sprintf("%q is not a non-negative integer", token(text, at))}
+				}
+				if oneLine && (c != '\n' || at == lo || spaceTable[text[at-1]] != 0) {
+					return numberError{at: -1, notOneLine: true}
+				}
+				at++
 				continue
 			}
-		}
-		c := text[at]
-		if c-'0' > 9 {
-			if spaceTable[c] == 0 {
-				return numberError{at: at, msg: fmt.Sprintf("%q is not a non-negative integer", token(text, at))}
+			// A number: up to 18 digits cannot overflow; a longer one, or
+			// one followed by a byte that is neither digit nor space, is
+			// parsed again with checks.
+			v = uint64(c - '0')
+			for at++; at < hi && at-start < 18; at++ {
+				d := text[at] - '0'
+				if d > 9 {
+					break
+				}
+				v = v*10 + uint64(d)
 			}
-			if oneLine && (c != '\n' || at == lo || spaceTable[text[at-1]] != 0) {
-				return numberError{at: -1, notOneLine: true}
-			}
-			at++
-			continue
-		}
-		// A number: up to 18 digits cannot overflow; a longer one, or one
-		// followed by a byte that is neither digit nor space, is parsed
-		// again with checks.
-		start := at
-		v := uint64(c - '0')
-		for at++; at < hi && at-start < 18; at++ {
-			d := text[at] - '0'
-			if d > 9 {
-				break
-			}
-			v = v*10 + uint64(d)
-		}
-		if at < hi && spaceTable[text[at]] == 0 {
-			var ok bool
-			if v, at, ok = parseUint(text, start, math.MaxInt64); !ok {
-				return numberError{at: start, msg: fmt.Sprintf("%q is not a non-negative integer", token(text, start))}
+			if at < hi && spaceTable[text[at]] == 0 {
+				var ok bool
+				if v, at, ok = parseUint(text, start, math.MaxInt64); !ok {
+					return numberError{at: start, msg: fmt.Sprintf("%q is not a non-negative integer", token(text, start))}
+				}
 			}
 		}
 		if k < n {

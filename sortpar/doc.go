@@ -77,8 +77,9 @@
 //
 //   - Sort (integers, floats, strings) and SortFunc work in place: besides
 //     the slice, a sort allocates workspaces of 256 blocks of 2 KiB, three
-//     blocks more and some bookkeeping, at most one per worker, reused for
-//     the whole sort, and a label byte per 2 KiB block of the slice: O(P)
+//     blocks more and some bookkeeping, at most one per worker (a spare
+//     that stands in for a blocked or stalled worker counts as one), reused
+//     for the whole sort, and a label byte per 2 KiB block of the slice: O(P)
 //     workspaces plus n/blockLen bytes, never a second copy of a long
 //     slice. The samplesort also keeps its sample and 255 splitters per
 //     workspace. Integers and floats short enough for one workspace are

@@ -13,7 +13,11 @@ import (
 // TestSortMemory checks that Sort works in place: sorting 10^7 random
 // int64 on two workers allocates at most 2 % of the slice (the workspaces,
 // a few hundred KiB per worker, and some bookkeeping), counted by the
-// runtime's allocation total, which bounds the heap's growth.
+// runtime's allocation total, which bounds the heap's growth. A spare that
+// the pool starts during the sort (for a worker stalled on a busy machine,
+// as under an emulator with other tests beside it) is one more worker, and
+// may take a workspace of its own: the bound grows by one workspace, and
+// 64 KiB for the spare's own records, for each.
 func TestSortMemory(t *testing.T) {
 	if raceEnabled {
 		t.Skip("the race detector's own allocations would be counted")
@@ -27,17 +31,21 @@ func TestSortMemory(t *testing.T) {
 	pool := core.New(core.WithWorkers(2))
 	defer pool.Close()
 	var before, after runtime.MemStats
+	spares := pool.Stats().SparesStarted
 	runtime.ReadMemStats(&before)
 	Sort(x, par.WithPool(pool))
 	runtime.ReadMemStats(&after)
+	spares = pool.Stats().SparesStarted - spares
 	if !slices.IsSorted(x) {
 		t.Fatal("not sorted")
 	}
 	alloc := after.TotalAlloc - before.TotalAlloc
-	limit := uint64(n) * 8 / 50
-	t.Logf("Sort of %d int64 allocated %d bytes (%.2f %% of the slice)", n, alloc, 100*float64(alloc)/float64(8*n))
+	workspace := uint64(newScratch[int64](blockLenFor(8)).limit) * 8
+	limit := uint64(n)*8/50 + spares*(workspace+64<<10)
+	t.Logf("Sort of %d int64 allocated %d bytes (%.2f %% of the slice), %d spares started", n, alloc, 100*float64(alloc)/float64(8*n), spares)
 	if alloc > limit {
-		t.Fatalf("Sort of %d int64 allocated %d bytes, more than 2 %% of the slice (%d)", n, alloc, limit)
+		t.Fatalf("Sort of %d int64 allocated %d bytes, more than 2 %% of the slice and a workspace (%d bytes) and 64 KiB for each of the %d spares started (%d)",
+			n, alloc, workspace, spares, limit)
 	}
 }
 

@@ -1,6 +1,7 @@
 package par_test
 
 import (
+	"slices"
 	"strconv"
 	"testing"
 	"time"
@@ -89,20 +90,11 @@ func (tl *timeline) serial() bool {
 func (tl *timeline) pathBound(j int, gaps []int) time.Duration {
 	b := tl.end[j] - tl.start[j]
 	for i, g := range gaps {
-		if !containsBefore(gaps, i, g) {
+		if !slices.Contains(gaps[:i], g) {
 			b += tl.gap(g)
 		}
 	}
 	return b
-}
-
-func containsBefore(xs []int, i, x int) bool {
-	for _, y := range xs[:i] {
-		if y == x {
-			return true
-		}
-	}
-	return false
 }
 
 // treeBound bounds the span of a balanced binary fork tree over the leaves

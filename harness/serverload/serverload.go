@@ -45,6 +45,7 @@ const (
 // Jobs lists every kind of big job, in order.
 var Jobs = []Job{Sort, For, Reduce, Leaves}
 
+// String returns the job's name as the benchmarks print it.
 func (j Job) String() string {
 	switch j {
 	case Sort:

@@ -231,6 +231,8 @@ type Func[E any] struct {
 	Want bool
 }
 
+// Pack keeps the elements of block whose Keep is Want; it needs no
+// neighbour, so first and before are unused.
 func (f Func[E]) Pack(block []E, _ bool, _ E) int {
 	k := 0
 	for _, v := range block {
@@ -276,6 +278,8 @@ func (r Runs[E]) Pack(block []E, first bool, before E) int {
 // few equal elements would mispredict at each end.
 type Changes[E comparable] struct{}
 
+// Pack keeps each element of block that differs from the one before it;
+// block[0] is kept if first, and else compared with before.
 func (Changes[E]) Pack(block []E, first bool, before E) int {
 	k, i, prev := 0, 0, before
 	if first {

@@ -36,10 +36,13 @@ type childSpec struct {
 
 // childResult is the child's last line of output.
 type childResult struct {
-	WarmupNS    int64   `json:"warmup_ns"`
-	RunsNS      []int64 `json:"runs_ns"`
-	Error       string  `json:"error,omitempty"`       // verification failure
-	Interrupted bool    `json:"interrupted,omitempty"` // stopped early by SIGINT
+	WarmupNS int64   `json:"warmup_ns"`
+	RunsNS   []int64 `json:"runs_ns"`
+	Error    string  `json:"error,omitempty"` // verification failure
+	// Metrics holds, by name, the figures each timed run reported beside
+	// its time (kernels.Job.Metrics), in run order.
+	Metrics     map[string][]float64 `json:"metrics,omitempty"`
+	Interrupted bool                 `json:"interrupted,omitempty"` // stopped early by SIGINT
 }
 
 // Child protocol, one line each on stdout:
@@ -121,6 +124,14 @@ func measure(spec childSpec, stop *atomic.Bool, progress func(int, time.Duration
 			res.WarmupNS = d.Nanoseconds()
 		} else {
 			res.RunsNS = append(res.RunsNS, d.Nanoseconds())
+			if j.Metrics != nil && res.Error == "" {
+				for name, v := range j.Metrics() {
+					if res.Metrics == nil {
+						res.Metrics = map[string][]float64{}
+					}
+					res.Metrics[name] = append(res.Metrics[name], v)
+				}
+			}
 		}
 		progress(i, d)
 		if res.Error != "" {

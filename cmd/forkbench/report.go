@@ -4,6 +4,7 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -185,6 +186,7 @@ func writeTables(w io.Writer, r *Results) {
 			writeTable(w, r, g)
 			standard = append(standard, g.names...)
 		}
+		writeMetrics(w, r, g.names)
 		writeBenchNotes(w, r, g.names)
 		fmt.Fprintln(w)
 	}
@@ -255,6 +257,33 @@ func writeTable(w io.Writer, r *Results, g tableGroup) {
 		}
 	}
 	tw.Flush()
+}
+
+// writeMetrics prints under a table the figures its benchmarks report
+// beside their times (kernels.Job.Metrics), median of the runs, one line
+// per configuration that has some.
+func writeMetrics(w io.Writer, r *Results, names []string) {
+	header := false
+	for _, c := range r.Configs {
+		if len(c.Metrics) == 0 || !slices.Contains(names, c.Bench) {
+			continue
+		}
+		if !header {
+			fmt.Fprintln(w, "figures beside the time, median of the runs:")
+			header = true
+		}
+		fmt.Fprintf(w, "  %s %s P=%d: %s\n", c.Bench, c.Variant, c.P, fmtMetrics(c.Metrics, " "))
+	}
+}
+
+// fmtMetrics prints figures as name=value, by name, joined by sep.
+func fmtMetrics(m map[string]float64, sep string) string {
+	names := slices.Sorted(maps.Keys(m))
+	parts := make([]string, len(names))
+	for i, name := range names {
+		parts[i] = name + "=" + strconv.FormatFloat(m[name], 'g', 4, 64)
+	}
+	return strings.Join(parts, sep)
 }
 
 // writeBenchNotes prints under a table the problem sizes, where each
@@ -351,7 +380,7 @@ func writeDesignsTable(w io.Writer, r *Results, g tableGroup) {
 func writeCSV(w io.Writer, r *Results) error {
 	cw := csv.NewWriter(w)
 	cw.Write([]string{"bench", "suite", "size", "variant", "p", "median_ns", "min_ns", "max_ns",
-		"speedup", "efficiency", "peak_rss_bytes", "verified", "error", "runs_ns"})
+		"speedup", "efficiency", "peak_rss_bytes", "verified", "error", "runs_ns", "metrics"})
 	for _, c := range r.Configs {
 		sp, eff := "", ""
 		if x, ok := r.speedup(&c); ok {
@@ -365,7 +394,7 @@ func writeCSV(w io.Writer, r *Results) error {
 		cw.Write([]string{c.Bench, c.Suite, c.Size, c.Variant, strconv.Itoa(c.P),
 			strconv.FormatInt(c.MedianNS, 10), strconv.FormatInt(c.MinNS, 10), strconv.FormatInt(c.MaxNS, 10),
 			sp, eff, strconv.FormatInt(c.PeakRSS, 10), strconv.FormatBool(c.Verified), c.Error,
-			strings.Join(runs, " ")})
+			strings.Join(runs, " "), fmtMetrics(c.Metrics, ";")})
 	}
 	cw.Flush()
 	return cw.Error()

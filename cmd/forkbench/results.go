@@ -81,6 +81,9 @@ type Config struct {
 	// PeakRSS is the child process's maximum resident set size in bytes
 	// (getrusage), including the Go runtime and the problem's input.
 	PeakRSS int64 `json:"peak_rss_bytes"`
+	// Metrics is the median over the runs of each figure the benchmark
+	// reports beside its time (goroutines left after idle, p99/mean).
+	Metrics map[string]float64 `json:"metrics,omitempty"`
 	// Verified is true when every run passed its oracle check.
 	Verified bool   `json:"verified"`
 	Error    string `json:"error,omitempty"`

@@ -143,6 +143,7 @@ func execute(o *options, res *Results, ps []int, interrupt <-chan struct{}, pl *
 			cfg.RunsNS = []int64{}
 		}
 		cfg.MedianNS, cfg.MinNS, cfg.MaxNS = summary(cfg.RunsNS)
+		cfg.Metrics = medianMetrics(out.Metrics)
 		switch {
 		case err != nil:
 			cfg.Error = err.Error()

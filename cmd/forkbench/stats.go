@@ -21,6 +21,25 @@ func summary(runs []int64) (median, lo, hi int64) {
 	return median, s[0], s[len(s)-1]
 }
 
+// medianMetrics returns the median of each named figure's runs, nil when
+// there are none. The median of an even count is the mean of the middle two.
+func medianMetrics(runs map[string][]float64) map[string]float64 {
+	if len(runs) == 0 {
+		return nil
+	}
+	out := make(map[string]float64, len(runs))
+	for name, vs := range runs {
+		s := slices.Clone(vs)
+		slices.Sort(s)
+		m := len(s) / 2
+		out[name] = s[m]
+		if len(s)%2 == 0 {
+			out[name] = (s[m-1] + s[m]) / 2
+		}
+	}
+	return out
+}
+
 // rssNoiseFloor is the smallest excess over the serial program's peak RSS
 // that the memory fit takes at face value: Go's heap and stack growth moves
 // RSS by up to a few hundred KiB between identical runs.

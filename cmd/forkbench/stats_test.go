@@ -68,3 +68,23 @@ func TestFitMemory(t *testing.T) {
 		t.Errorf("fit with one point reported ok")
 	}
 }
+
+func TestMedianMetrics(t *testing.T) {
+	if got := medianMetrics(nil); got != nil {
+		t.Errorf("medianMetrics(nil) = %v, want nil", got)
+	}
+	runs := map[string][]float64{"odd": {3, 1, 2}, "even": {4, 1, 3, 2}, "one": {7}}
+	got := medianMetrics(runs)
+	want := map[string]float64{"odd": 2, "even": 2.5, "one": 7}
+	if len(got) != len(want) {
+		t.Fatalf("medianMetrics = %v, want %v", got, want)
+	}
+	for name, w := range want {
+		if got[name] != w {
+			t.Errorf("median of %s %v = %v, want %v", name, runs[name], got[name], w)
+		}
+	}
+	if !slices.Equal(runs["odd"], []float64{3, 1, 2}) {
+		t.Errorf("medianMetrics reordered its input")
+	}
+}

@@ -123,6 +123,10 @@ type Job struct {
 	// Measured, when set, is what a run reports instead of its wall time:
 	// a latency the run observed. Optional.
 	Measured func() time.Duration
+	// Metrics, when set, returns figures of the last run that are not a
+	// time, by name: a ratio of its latencies, a count of goroutines. The
+	// runner calls it after Verify, untimed. Optional.
+	Metrics func() map[string]float64
 }
 
 // Once runs the job once after its Reset, if any, and checks the result:

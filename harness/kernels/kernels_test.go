@@ -81,3 +81,47 @@ func TestKernelsAgree(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// TestServerRowsReportGoroutines runs the callers-in-turn row at the Quick
+// scale and checks the figures it reports beside its time: p99/mean and
+// the requests per second, and the goroutines left once idle, which for
+// the gofork variant is only the pool's governor (its workers end after
+// the row's keep-alive) and for the goroutines baseline none.
+func TestServerRowsReportGoroutines(t *testing.T) {
+	var k *Kernel
+	for _, c := range All() {
+		if c.Name == "server-turns-p99" {
+			k = c
+		}
+	}
+	if k == nil {
+		t.Fatal("no server-turns-p99 kernel")
+	}
+	for v, most := range map[string]float64{Serial: 0, Gofork: 1} {
+		t.Run(v, func(t *testing.T) {
+			j, err := k.Setup(v, 2, Quick)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if j.Close != nil {
+				defer j.Close()
+			}
+			j.Run()
+			if err := j.Verify(); err != nil {
+				t.Fatal(err)
+			}
+			m := j.Metrics()
+			for _, name := range []string{"goroutines-after-run", "goroutines-after-idle", "p99/mean", "req/s"} {
+				if _, ok := m[name]; !ok {
+					t.Errorf("no %s among %v", name, m)
+				}
+			}
+			if m["p99/mean"] <= 0 || m["req/s"] <= 0 {
+				t.Errorf("p99/mean %v, req/s %v: want both positive", m["p99/mean"], m["req/s"])
+			}
+			if got := m["goroutines-after-idle"]; got > most {
+				t.Errorf("%s: %v goroutines left after idle, want at most %v", v, got, most)
+			}
+		})
+	}
+}

@@ -3,6 +3,7 @@ package kernels
 import (
 	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"sync"
 	"time"
@@ -21,7 +22,9 @@ import (
 // after another. server-turns-p50/p99/mean are serverload's callers-in-turn
 // program (core's DESIGN.md, "Callers served in turn"): 8 handlers sorting
 // 200 k int64 back to back, whose p99 over their mean is how evenly the
-// pool serves them (target <= 2.5).
+// pool serves them (target <= 2.5). Beside its time every server row
+// reports the goroutines its program leaves running, right after a run and
+// once idle, and server-turns its p99/mean and requests per second.
 
 func init() {
 	q := func(quick Scale, n int) int { return pick(quick, n, n/rwQuick) }
@@ -93,17 +96,55 @@ const (
 
 // serverloadPool is the pool a serverload program's variant runs on: none
 // for Serial (serverload runs its goroutine baseline), a new pool of p workers,
-// closed by j, for Gofork.
+// closed by j, for Gofork. Either way j reports the goroutines the program
+// leaves (serverMetrics).
 func serverloadPool(name, variant string, p int, j *Job) (*core.Pool, error) {
+	base := runtime.NumGoroutine()
 	switch variant {
 	case Serial:
+		serverMetrics(j, base, nil)
 		return nil, nil
 	case Gofork:
-		pool := core.New(core.WithWorkers(p))
+		pool := newServerPool(p)
 		j.Close = pool.Close
+		serverMetrics(j, base, nil)
 		return pool, nil
 	}
 	return nil, fmt.Errorf("%s: no variant %q", name, variant)
+}
+
+// serverKeepAlive is the keep-alive of the server rows' pools
+// (core.WithKeepAlive): short, so that the goroutines a pool gives back
+// once idle are counted a moment after each run. A server's pool has the
+// same behaviour with core.DefaultKeepAlive, seconds later.
+const serverKeepAlive = 100 * time.Millisecond
+
+// newServerPool returns the pool of p workers a server row's gofork
+// variant runs on.
+func newServerPool(p int) *core.Pool {
+	return core.New(core.WithWorkers(p), core.WithKeepAlive(serverKeepAlive))
+}
+
+// serverMetrics sets j.Metrics to report the goroutines the program has
+// running beyond the base it was set up beside: goroutines-after-run, as
+// the run returns, and goroutines-after-idle, once they are down to the one
+// a pool keeps (its governor) or after 3 s, whichever comes first; and the
+// figures more adds, if not nil.
+func serverMetrics(j *Job, base int, more func(map[string]float64)) {
+	j.Metrics = func() map[string]float64 {
+		m := map[string]float64{"goroutines-after-run": float64(runtime.NumGoroutine() - base)}
+		deadline := time.Now().Add(3 * time.Second)
+		n := runtime.NumGoroutine() - base
+		for n > 1 && time.Now().Before(deadline) {
+			time.Sleep(serverKeepAlive / 4)
+			n = runtime.NumGoroutine() - base
+		}
+		m["goroutines-after-idle"] = float64(n)
+		if more != nil {
+			more(m)
+		}
+		return m
+	}
 }
 
 // setupServerTurns is the callers-in-turn program (harness/serverload):
@@ -118,6 +159,15 @@ func setupServerTurns(variant string, p int, d time.Duration, of func(serverload
 	}
 	var res serverload.TurnsResult
 	j.Run = func() { res, err = serverload.RunTurns(cfg) }
+	goroutines := j.Metrics
+	j.Metrics = func() map[string]float64 {
+		m := goroutines()
+		if mean := res.Mean(); mean > 0 {
+			m["p99/mean"] = float64(res.Quantile(0.99)) / float64(mean)
+		}
+		m["req/s"] = res.Throughput()
+		return m
+	}
 	j.Verify = func() error {
 		if err == nil && len(res.Latency) == 0 {
 			return fmt.Errorf("server-turns: no request completed")
@@ -218,11 +268,12 @@ func setupServer(variant string, p, bigN int, q float64) (*Job, error) {
 	var bad int
 	var sort func([]int)
 	var pool *core.Pool
+	base := runtime.NumGoroutine()
 	switch variant {
 	case Serial:
 		sort = func(x []int) { slices.Sort(x) }
 	case Gofork:
-		pool = core.New(core.WithWorkers(p))
+		pool = newServerPool(p)
 		sort = func(x []int) { sortpar.Sort(x, par.WithPool(pool)) }
 	default:
 		return nil, fmt.Errorf("server: no variant %q", variant)
@@ -247,6 +298,7 @@ func setupServer(variant string, p, bigN int, q float64) (*Job, error) {
 	if pool != nil {
 		j.Close = pool.Close
 	}
+	serverMetrics(j, base, nil)
 	return j, nil
 }
 

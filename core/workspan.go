@@ -103,13 +103,16 @@ func (ws WorkSpan) Speedup(p int) (lo, hi float64) {
 //     they use, not for the time they wait. A stall that the thread's CPU
 //     clock does not show (a hypervisor taking the virtual CPU) counts.
 //   - Where the strands are short (under a quarter of a microsecond on
-//     average, for dozens in a row, as in code that forks at every call),
-//     the clock is read once per group of up to 64 strands, and each
-//     strand of a group is given the mean of the groups before it; the
-//     strand that closes the group takes what is left of its time. The
-//     work stays exact; a span made of such strands is exact to about a
-//     group's time. A group that takes more than twice its prediction
-//     (it held a longer strand) puts the meter back to one read a strand.
+//     average, for over a thousand in a row, as in code that forks at
+//     every call), the clock is read once per group of up to 64 strands,
+//     and each strand of a group is given the mean of the groups before
+//     it; the strand that closes the group takes what is left of its
+//     time. The work stays exact; a span made of such strands is exact to
+//     about a group's time. A group that takes more than twice its
+//     prediction (it held a longer strand) puts the meter back to one
+//     read a strand; its time is charged to one path, so where such a
+//     group held several long strands of parallel branches (leaves forked
+//     right after thousands of empty forks) the span counts all of them.
 //   - Code that decides to fork on demand sees a pool of idle workers that
 //     take every frame: Pending is 0, and Hungry is true nearly always
 //     (the pool's workers sleep, since nothing is shared; it reads the
@@ -259,14 +262,24 @@ const (
 	// short enough to be timed in groups.
 	shortStrand = 250
 	// widenAfter is how many short strands in a row, timed one by one or
-	// in groups that kept to their prediction, double the group size.
-	widenAfter = 64
+	// in groups that kept to their prediction, double the group size. It
+	// is large so that the few hundred empty forks of a library's phase
+	// (a scan whose chunks return at once) leave every strand timed alone:
+	// a group that widened there would hold the next phase's parallel
+	// leaves and charge them all to one path (DESIGN.md, "Work and span").
+	widenAfter = 1024
 	// maxGroup is the largest group, so a group of short strands lasts at
 	// most maxGroup·shortStrand.
 	maxGroup = 64
 	// groupSlack is the time (ns) a group may take beyond twice its
 	// predicted time and still count as short strands.
 	groupSlack = 100
+	// blip is the most time (ns) a group may take beyond its prediction
+	// and keep its width: a hiccup of the machine inside short strands
+	// (an interrupt, a page fault) rather than a long strand. A group
+	// that ran over by more held a long strand, and the meter times
+	// strands alone again until widenAfter short ones in a row.
+	blip = 2000
 )
 
 // read ends the running strand and the group it closes at a clock read.
@@ -274,8 +287,9 @@ const (
 // ended without a read were given est each; the one ending here gets the
 // rest, so that the path lengths hold the group's time too. A group of
 // short strands that kept to its prediction sets est to its mean and,
-// after widenAfter such strands, doubles the group; any other group, one
-// holding a longer strand, makes every strand timed alone again.
+// after widenAfter such strands, doubles the group; a wide group that ran
+// over its prediction by less than blip keeps its width; any other group,
+// one holding a longer strand, makes every strand timed alone again.
 func (m *workSpanMeter) read() {
 	now := nanotime()
 	t := now - m.last - m.overhead
@@ -291,14 +305,20 @@ func (m *workSpanMeter) read() {
 	m.span += d
 	m.burdened += d
 	n := m.guessed + 1
-	if t < n*shortStrand && (m.group == 1 || t <= 2*n*m.est+groupSlack) {
+	switch {
+	case t < n*shortStrand && (m.group == 1 || t <= 2*n*m.est+groupSlack):
 		m.est = t / n
 		m.streak += n
 		if m.streak >= widenAfter && m.group < maxGroup {
 			m.group *= 2
 			m.streak = 0
 		}
-	} else {
+	case m.group > 1 && t-n*m.est < blip:
+		// Short strands and a hiccup (an interrupt, a page fault): no
+		// strand of the group was long, so the width stays. est keeps
+		// the mean of the groups that kept to it.
+		m.streak = 0
+	default:
 		m.group, m.streak = 1, 0
 	}
 	m.guessed = 0

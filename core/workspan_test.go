@@ -681,3 +681,47 @@ func TestWorkSpanShortStrandsThenLong(t *testing.T) {
 			near("span", ws.Span, span, time.Duration(lt.sum()/5)+fibWork/2))
 	})
 }
+
+// TestWorkSpanShortPhaseThenParallelLeaves: a phase of a few hundred
+// empty forks (a scan whose chunks return at once, as sortpar's sortedness
+// scan does on an unsorted slice), then a tree of parallel leaves. Fewer
+// than widenAfter short strands never put strands in groups, so each leaf
+// is timed alone on its own path: the span is about one leaf. A meter that
+// had widened its groups during the short phase would time several
+// sibling leaves in one group and charge them all to one path.
+func TestWorkSpanShortPhaseThenParallelLeaves(t *testing.T) {
+	p := New(WithWorkers(2))
+	defer closeChecked(t, p)
+	const (
+		emptyForks = 255 // 3·255 strands, under widenAfter
+		leaves     = 8
+	)
+	if 3*emptyForks >= widenAfter {
+		t.Fatalf("the short phase has %d strands, not under widenAfter (%d)", 3*emptyForks, widenAfter)
+	}
+	var empty func(w *Worker, n int) int
+	empty = func(w *Worker, n int) int {
+		if n == 1 {
+			return 0
+		}
+		x, y := Join(w, empty, n/2, empty, n-n/2)
+		return x + y
+	}
+	var lt leafTimer
+	tryWorkSpan(t, func() WorkSpan {
+		lt.reset()
+		n, ws := MeasureWorkSpan(p, func(w *Worker) int {
+			empty(w, emptyForks+1)
+			return lt.root(w, leaves, 200*time.Microsecond)
+		})
+		if n != leaves || ws.Forks != emptyForks+leaves-1 {
+			t.Fatalf("the run returned %d with %d forks, want %d and %d", n, ws.Forks, leaves, emptyForks+leaves-1)
+		}
+		return ws
+	}, func(ws WorkSpan) error {
+		span, bound := lt.most(), lt.treeBound(0, leaves, nil)
+		// Above the leaves' tree: the short phase's own span, a path of
+		// eight empty forks, and its stalls on this machine.
+		return near("span", ws.Span, span, time.Duration(bound-span)+timelineSlack+8*forkSlack+50*time.Microsecond)
+	})
+}

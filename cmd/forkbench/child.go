@@ -125,10 +125,10 @@ func measure(spec childSpec, stop *atomic.Bool, progress func(int, time.Duration
 		} else {
 			res.RunsNS = append(res.RunsNS, d.Nanoseconds())
 			if j.Metrics != nil && res.Error == "" {
+				if res.Metrics == nil {
+					res.Metrics = map[string][]float64{}
+				}
 				for name, v := range j.Metrics() {
-					if res.Metrics == nil {
-						res.Metrics = map[string][]float64{}
-					}
 					res.Metrics[name] = append(res.Metrics[name], v)
 				}
 			}

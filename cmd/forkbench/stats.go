@@ -13,12 +13,17 @@ func summary(runs []int64) (median, lo, hi int64) {
 	}
 	s := slices.Clone(runs)
 	slices.Sort(s)
-	m := len(s) / 2
-	median = s[m]
-	if len(s)%2 == 0 {
-		median = (s[m-1] + s[m]) / 2
+	return middle(s), s[0], s[len(s)-1]
+}
+
+// middle returns the median of sorted, which is not empty: its middle
+// element, or the mean of the middle two for an even count.
+func middle[T int64 | float64](sorted []T) T {
+	m := len(sorted) / 2
+	if len(sorted)%2 == 0 {
+		return (sorted[m-1] + sorted[m]) / 2
 	}
-	return median, s[0], s[len(s)-1]
+	return sorted[m]
 }
 
 // medianMetrics returns the median of each named figure's runs, nil when
@@ -31,11 +36,7 @@ func medianMetrics(runs map[string][]float64) map[string]float64 {
 	for name, vs := range runs {
 		s := slices.Clone(vs)
 		slices.Sort(s)
-		m := len(s) / 2
-		out[name] = s[m]
-		if len(s)%2 == 0 {
-			out[name] = (s[m-1] + s[m]) / 2
-		}
+		out[name] = middle(s)
 	}
 	return out
 }

@@ -99,15 +99,13 @@ const (
 // closed by j, for Gofork. Either way j reports the goroutines the program
 // leaves (serverMetrics).
 func serverloadPool(name, variant string, p int, j *Job) (*core.Pool, error) {
-	base := runtime.NumGoroutine()
+	serverMetrics(j, runtime.NumGoroutine())
 	switch variant {
 	case Serial:
-		serverMetrics(j, base, nil)
 		return nil, nil
 	case Gofork:
 		pool := newServerPool(p)
 		j.Close = pool.Close
-		serverMetrics(j, base, nil)
 		return pool, nil
 	}
 	return nil, fmt.Errorf("%s: no variant %q", name, variant)
@@ -128,9 +126,8 @@ func newServerPool(p int) *core.Pool {
 // serverMetrics sets j.Metrics to report the goroutines the program has
 // running beyond the base it was set up beside: goroutines-after-run, as
 // the run returns, and goroutines-after-idle, once they are down to the one
-// a pool keeps (its governor) or after 3 s, whichever comes first; and the
-// figures more adds, if not nil.
-func serverMetrics(j *Job, base int, more func(map[string]float64)) {
+// a pool keeps (its governor) or after 3 s, whichever comes first.
+func serverMetrics(j *Job, base int) {
 	j.Metrics = func() map[string]float64 {
 		m := map[string]float64{"goroutines-after-run": float64(runtime.NumGoroutine() - base)}
 		deadline := time.Now().Add(3 * time.Second)
@@ -140,9 +137,6 @@ func serverMetrics(j *Job, base int, more func(map[string]float64)) {
 			n = runtime.NumGoroutine() - base
 		}
 		m["goroutines-after-idle"] = float64(n)
-		if more != nil {
-			more(m)
-		}
 		return m
 	}
 }
@@ -298,7 +292,7 @@ func setupServer(variant string, p, bigN int, q float64) (*Job, error) {
 	if pool != nil {
 		j.Close = pool.Close
 	}
-	serverMetrics(j, base, nil)
+	serverMetrics(j, base)
 	return j, nil
 }
 

@@ -130,8 +130,7 @@ func (tl *timeline) spawnBound() time.Duration {
 // checkParallelism checks a measured parallelism against the range
 // [lo, hi] for the dag: it must be at most hi (the span cannot be shorter
 // than the dag's nominal one), and at least lo wherever the timeline's
-// bound allows as much (0.8 of work over the bound, less the slack that
-// the two clocks' reads differ by, elsewhere).
+// bound allows as much (0.8 of work over the bound elsewhere).
 func checkParallelism(t *testing.T, ws core.WorkSpan, bound time.Duration, lo, hi float64) string {
 	t.Helper()
 	got := ws.Parallelism()

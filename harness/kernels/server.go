@@ -99,11 +99,13 @@ const (
 // closed by j, for Gofork. Either way j reports the goroutines the program
 // leaves (serverMetrics).
 func serverloadPool(name, variant string, p int, j *Job) (*core.Pool, error) {
-	serverMetrics(j, runtime.NumGoroutine())
+	base := runtime.NumGoroutine()
 	switch variant {
 	case Serial:
+		serverMetrics(j, base, 0)
 		return nil, nil
 	case Gofork:
+		serverMetrics(j, base, 1)
 		pool := newServerPool(p)
 		j.Close = pool.Close
 		return pool, nil
@@ -125,14 +127,16 @@ func newServerPool(p int) *core.Pool {
 
 // serverMetrics sets j.Metrics to report the goroutines the program has
 // running beyond the base it was set up beside: goroutines-after-run, as
-// the run returns, and goroutines-after-idle, once they are down to the one
-// a pool keeps (its governor) or after 3 s, whichever comes first.
-func serverMetrics(j *Job, base int) {
+// the run returns, and goroutines-after-idle, once they are down to keep
+// (1 for a pool, its governor; 0 for the goroutines baseline, whose
+// callers may still be on their way out as the run returns) or after 3 s,
+// whichever comes first.
+func serverMetrics(j *Job, base, keep int) {
 	j.Metrics = func() map[string]float64 {
 		m := map[string]float64{"goroutines-after-run": float64(runtime.NumGoroutine() - base)}
 		deadline := time.Now().Add(3 * time.Second)
 		n := runtime.NumGoroutine() - base
-		for n > 1 && time.Now().Before(deadline) {
+		for n > keep && time.Now().Before(deadline) {
 			time.Sleep(serverKeepAlive / 4)
 			n = runtime.NumGoroutine() - base
 		}
@@ -292,7 +296,11 @@ func setupServer(variant string, p, bigN int, q float64) (*Job, error) {
 	if pool != nil {
 		j.Close = pool.Close
 	}
-	serverMetrics(j, base)
+	keep := 0
+	if pool != nil {
+		keep = 1
+	}
+	serverMetrics(j, base, keep)
 	return j, nil
 }
 

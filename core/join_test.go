@@ -201,7 +201,7 @@ func checkNoAllocs(t *testing.T, name string, f func(*Worker, int) int) {
 	if raceEnabled {
 		t.Skip("the race detector allocates")
 	}
-	pool := New(WithWorkers(1))
+	pool := New(WithWorkers(1), WithMaxSpares(0)) // no spare: a GC assist wait can start one (WithMaxSpares)
 	defer pool.Close()
 	root := func(w *Worker) int { return f(w, 20) } // made once: a closure over f allocates
 	run := func() { RunValue(pool, root) }

@@ -45,9 +45,13 @@ const DefaultMaxSpares = 256
 // place of blocked workers (default DefaultMaxSpares). A spare is an extra
 // worker the pool starts when a task blocks (in Blocking, or detected: work
 // waits, no worker takes it and a processor is idle) and retires when the
-// blocked worker is back or there is no work. With n = 0 the pool never
-// starts one: a program whose tasks all block on work only the pool can run
-// then hangs. New panics if n < 0.
+// blocked worker is back or there is no work. A worker the garbage
+// collector parks (a mark assist waiting for the collector) is blocked too,
+// so a pool whose tasks never block may start a spare now and then on a
+// loaded machine, and a thief may then take work from a pool of one worker.
+// With n = 0 the pool never starts one, and its tasks run on its workers
+// only: a program whose tasks all block on work only the pool can run then
+// hangs. New panics if n < 0.
 func WithMaxSpares(n int) Option {
 	return func(c *config) { c.maxSpares = n }
 }

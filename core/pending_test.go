@@ -10,7 +10,7 @@ import (
 // TestPending checks Worker.Pending: one more per open Join while nothing is
 // stolen, and none once a thief has taken the only frame.
 func TestPending(t *testing.T) {
-	p := New(WithWorkers(1))
+	p := New(WithWorkers(1), WithMaxSpares(0)) // no spare: a GC assist wait can start one (WithMaxSpares)
 	defer p.Close()
 	type depths struct{ before, inF, inNested, inG, after int }
 	got := RunValue(p, func(w *Worker) depths {
@@ -61,7 +61,7 @@ func TestPending(t *testing.T) {
 // TestHungry checks Worker.Hungry: false while every worker is busy, true
 // while another is idle.
 func TestHungry(t *testing.T) {
-	p1 := New(WithWorkers(1))
+	p1 := New(WithWorkers(1), WithMaxSpares(0)) // no spare: a GC assist wait can start one (WithMaxSpares)
 	defer p1.Close()
 	if onWorker(p1, func(w *Worker) bool { return w.Hungry() }) {
 		t.Error("Hungry with the only worker running a task")

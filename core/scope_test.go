@@ -218,7 +218,7 @@ func TestScopeNoAllocs(t *testing.T) {
 	if raceEnabled {
 		t.Skip("the race detector allocates")
 	}
-	pool := New(WithWorkers(1))
+	pool := New(WithWorkers(1), WithMaxSpares(0)) // no spare: a GC assist wait can start one (WithMaxSpares)
 	defer pool.Close()
 	var s Scope
 	var sum atomic.Int64

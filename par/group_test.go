@@ -309,7 +309,7 @@ func TestGroupGoFromTaskAllocs(t *testing.T) {
 	if raceEnabled {
 		t.Skip("the race detector allocates")
 	}
-	pool := core.New(core.WithWorkers(1))
+	pool := core.New(core.WithWorkers(1), core.WithMaxSpares(0)) // no spare: a GC assist wait can start one (WithMaxSpares)
 	defer pool.Close()
 	g := par.NewGroup(par.WithPool(pool))
 	var n atomic.Int64

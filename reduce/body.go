@@ -28,8 +28,9 @@ type Body[I constraints.Integer, B any] interface {
 // after its left neighbour accumulates into the same body, and one that
 // another worker took gets a body from Split and is joined back with Join
 // once both sides are done, in range order. When ReduceBody returns, body
-// holds the result for the whole range. Under Auto and Simple, with one
-// worker, or when nothing is stolen, Split and Join are never called. Static
+// holds the result for the whole range. Under Auto and Simple, when nothing
+// is stolen (on a pool of one worker without spares, core.WithMaxSpares(0),
+// nothing is), Split and Join are never called. Static
 // (one chunk a worker) and Affinity (up to eight) cut the range into fixed
 // chunks before any runs, and every chunk after the first gets a body from
 // Split, joined back in range order, whichever worker runs it. An empty

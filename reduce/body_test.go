@@ -1,6 +1,8 @@
 package reduce_test
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/gofork/gofork/core"
@@ -30,7 +32,7 @@ func (b *splitCounter) Join(r *splitCounter) { *b.joins++; b.sum += r.sum }
 // worker: Auto and Simple never split a body, Static and Affinity split one
 // per chunk after the first, and every partitioner gets the sum right.
 func TestReduceBodySplitsAsDocumented(t *testing.T) {
-	pool := core.New(core.WithWorkers(1))
+	pool := core.New(core.WithWorkers(1), core.WithMaxSpares(0)) // no spare: a GC assist wait can start one (WithMaxSpares)
 	defer pool.Close()
 	for _, c := range []struct {
 		name  string
@@ -49,7 +51,20 @@ func TestReduceBodySplitsAsDocumented(t *testing.T) {
 			t.Errorf("%s: sum %d, want %d", c.name, b.sum, 999*1000/2)
 		}
 		if splits != joins || (splits > 0) != c.split {
-			t.Errorf("%s on one worker: %d Splits and %d Joins", c.name, splits, joins)
+			t.Errorf("%s on one worker: %d Splits and %d Joins (%s)", c.name, splits, joins, thieves(pool))
 		}
 	}
+}
+
+// thieves says which of pool's workers stole, and how many spares it
+// started: what a failure of a test that expects no steal needs to tell.
+func thieves(pool *core.Pool) string {
+	s := pool.Stats()
+	var who []string
+	for id, w := range s.PerWorker {
+		if w.Stolen > 0 {
+			who = append(who, fmt.Sprintf("worker %d (spare %v, guest %v) stole %d", id, w.Spare, w.Guest, w.Stolen))
+		}
+	}
+	return fmt.Sprintf("%d spares started; %s", s.SparesStarted, strings.Join(who, ", "))
 }

@@ -127,7 +127,7 @@ func TestScanStrings(t *testing.T) {
 func TestScanCallsOp(t *testing.T) {
 	// One worker folds nothing ahead: op runs once per element, the
 	// serial loop's count.
-	p := core.New(core.WithWorkers(1))
+	p := core.New(core.WithWorkers(1), core.WithMaxSpares(0)) // no spare: a GC assist wait can start one (WithMaxSpares)
 	defer p.Close()
 	n := 5*reduce.ScanSerialMax + 17
 	src := make([]int64, n)
@@ -135,7 +135,7 @@ func TestScanCallsOp(t *testing.T) {
 	var calls atomic.Int64
 	reduce.Scan(dst, src, 0, func(a, b int64) int64 { calls.Add(1); return a + b }, par.WithPool(p))
 	if got := calls.Load(); got != int64(n) {
-		t.Errorf("one worker: op called %d times for %d elements", got, n)
+		t.Errorf("one worker: op called %d times for %d elements (%s)", got, n, thieves(p))
 	}
 }
 

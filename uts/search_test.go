@@ -292,7 +292,7 @@ func TestSearchAllocs(t *testing.T) {
 	if a, b := count(func() { SearchSerial(small) }), count(func() { SearchSerial(large) }); b > a {
 		t.Errorf("SearchSerial allocates %v times on the small tree, %v on the large one", a, b)
 	}
-	p := core.New(core.WithWorkers(1))
+	p := core.New(core.WithWorkers(1), core.WithMaxSpares(0)) // no spare: a GC assist wait can start one (WithMaxSpares)
 	defer p.Close()
 	// Steady state: the first searches of a pool grow what it keeps for
 	// the next (frames by fork depth, job rings, on the worker and on the

@@ -103,7 +103,7 @@ func TestEachAllocs(t *testing.T) {
 	if raceEnabled {
 		t.Skip("the race detector allocates")
 	}
-	p := core.New(core.WithWorkers(1))
+	p := core.New(core.WithWorkers(1), core.WithMaxSpares(0)) // no spare: a GC assist wait can start one (WithMaxSpares)
 	defer pooltest.Close(t, p)
 	var sink atomic.Int64
 	each := func(_ *core.Worker, i int) { sink.Add(int64(i)) }

@@ -16,7 +16,7 @@ import (
 //	awake --wait(forLimit)------> parked  --limit, inbox, quit--------------------> awake
 //	awake --wait(forLatch)------> latched --latch done, inbox, wake-up------------> awake
 //	awake --wait(forActivation)-> retired --activateSpare--> woken --leaveIdle---> awake
-//	asleep --a guest's lend-----> lent    --giveBack--> asleep;   any wake-up --leaveIdle--> awake
+//	asleep --a guest's lend-----> lent    --giveBack--> asleep;   a lent wake-up (lentWake) --leaveIdle--> awake
 //	awake --wait(forPlace)------> lent    (a guest claimed its place while it searched)
 //
 // A woken worker was counted as searching by its waker, before it runs, so
@@ -195,27 +195,33 @@ func (w *Worker) waitIdle(why waitReason, l latch, woke bool) (quit, expired boo
 	// The first look is the last check after announcing (pairs with
 	// notifyWork's loads, or with whatever the reason waits for, which is
 	// written before its waker signals).
-	for woke || w.mustWait(why, l) {
-		if !woke && w.waitWake(why, l) {
-			return true, true // the goroutine ends, w stays where it waits
-		}
-		woke, slept = false, true
-		for w.staleWhileLent(l) {
-			if w.waitWake(why, l) {
-				return true, true
+	for {
+		for woke || w.mustWait(why, l) {
+			if !woke && w.waitWake(why, l) {
+				return true, true // the goroutine ends, w stays where it waits
+			}
+			woke, slept = false, true
+			for w.staleWhileLent(l) {
+				if w.waitWake(why, l) {
+					return true, true
+				}
+			}
+			if why != forLimit && why != forActivation {
+				break // one wake-up: the caller looks again
 			}
 		}
-		if why != forLimit && why != forActivation {
-			break // one wake-up: the caller looks again
+		if why == forActivation && p.quit.Load() && w.idleState() == retired {
+			return true, false // never activated again: the pool is gone
 		}
+		if p.leaveIdle(w, l) {
+			break
+		}
+		// A guest took w's place (lend) after its last look: it waits
+		// as a lent worker does, and mustWait now sees it lent.
 	}
 	if slept && why == forWork {
 		w.stats.sleeps.Add(1)
 	}
-	if why == forActivation && p.quit.Load() && w.idleState() == retired {
-		return true, false // never activated again: the pool is gone
-	}
-	p.leaveIdle(w)
 	if slept && l != nil {
 		l.withdraw(w)
 	}
@@ -229,8 +235,15 @@ func (w *Worker) waitIdle(why waitReason, l latch, woke bool) (quit, expired boo
 // written before its waker signals). Leaving would clear the claim and let
 // a second goroutine run the work of the guest's one place.
 func (w *Worker) staleWhileLent(l latch) bool {
-	return w.idleState() == lent && !w.pool.quit.Load() && !w.inbox.ready() && !w.limited() &&
-		(l == nil || !l.probe())
+	return w.idleState() == lent && !w.lentWake(l)
+}
+
+// lentWake reports whether something that a lent worker wakes for has
+// happened: its latch l is done, a root is in its inbox, the limit leaves
+// it out, or the pool closes. Work waiting is not among them: the guest
+// holds the place, and giveBack looks for work when it hands it back.
+func (w *Worker) lentWake(l latch) bool {
+	return w.pool.quit.Load() || w.inbox.ready() || w.limited() || l != nil && l.probe()
 }
 
 // mustWait reports whether w, announced idle for why, must go on waiting.
@@ -238,6 +251,12 @@ func (w *Worker) mustWait(why waitReason, l latch) bool {
 	p := w.pool
 	switch why {
 	case forWork:
+		if w.idleState() == lent {
+			// A guest took its place from the idle list (lend) after it
+			// announced itself asleep: no last look for work, as for
+			// forPlace; the guest's giveBack makes it.
+			return !p.quit.Load() && !w.inbox.ready() && !w.limited() && (l == nil || l.announce(w))
+		}
 		return !p.workWaiting(w) && !w.inbox.ready() && w.jobs.Len() == 0 && !p.quit.Load() &&
 			!w.excessSpare() && (l == nil || l.announce(w))
 	case forLimit:
@@ -290,13 +309,22 @@ func (p *Pool) enterIdle(w *Worker, why waitReason) {
 	s.mu.Unlock()
 }
 
-// leaveIdle makes w awake again. A worker still asleep (its last check found
-// work, or a stale token woke it) takes itself off the idle list and out of
-// sleeping; a woken one keeps the searching count its waker gave it as its
-// own. Owner only.
-func (p *Pool) leaveIdle(w *Worker) {
+// leaveIdle makes w awake again and reports true. A worker still asleep
+// (its last check found work, or a stale token woke it) takes itself off
+// the idle list and out of sleeping; a woken one keeps the searching count
+// its waker gave it as its own. A lent one leaves only for what a lent
+// worker wakes for (lentWake, l its latch): otherwise a guest took its
+// place after its last look, and leaveIdle reports false and leaves it
+// lent, so that the guest's root keeps its one place (a thief of the
+// guest's frames would make two goroutines run in it). The check is made
+// under sleep.mu, which lend holds too. Owner only.
+func (p *Pool) leaveIdle(w *Worker, l latch) bool {
 	s := &p.sleep
 	s.mu.Lock()
+	if w.idle == lent && !w.lentWake(l) {
+		s.mu.Unlock()
+		return false
+	}
 	switch w.idle {
 	case asleep:
 		s.idle = unlist(s.idle, w)
@@ -313,6 +341,7 @@ func (p *Pool) leaveIdle(w *Worker) {
 	}
 	w.idle = awake
 	s.mu.Unlock()
+	return true
 }
 
 // takeIdle takes w off the idle list, if it is asleep there, on behalf of a

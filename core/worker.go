@@ -160,7 +160,7 @@ func (w *Worker) loop(revived bool) {
 			return
 		}
 	} else {
-		p.leaveIdle(w) // a spare starts woken, counted as searching by its activator
+		p.leaveIdle(w, nil) // a spare starts woken, counted as searching by its activator; never lent
 	}
 	for {
 		switch {

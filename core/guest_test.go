@@ -236,3 +236,45 @@ func TestCloseWaitsForGuest(t *testing.T) {
 		t.Fatal("Close returned before the guest's root ended")
 	}
 }
+
+// TestGuestLendsWorkerAtItsLastLook: a guest takes the place of the pool's
+// one worker after the worker announced itself asleep and before its last
+// look for work, which then finds the guest's own job waiting. The worker
+// must stay lent and take nothing: the guest's root keeps its one place,
+// and the job runs on the guest.
+func TestGuestLendsWorkerAtItsLastLook(t *testing.T) {
+	p := New(WithWorkers(1), WithMaxSpares(0))
+	defer closeChecked(t, p)
+	paused, release := make(chan struct{}), make(chan struct{})
+	var once sync.Once
+	hook := func(w *Worker) {
+		if !w.guest {
+			once.Do(func() { close(paused); <-release })
+		}
+	}
+	if !waitAllAsleep(p, 10*time.Second) {
+		t.Fatal("the worker did not go to sleep in 10 s")
+	}
+	p.idleHook.Store(&hook)
+	defer p.idleHook.Store(nil)
+	var wake Scope
+	wake.Go(p, func(*Worker) {}) // the worker wakes, runs it, and goes idle into the hook
+	<-paused
+	wake.Wait(p)
+	var guest, ranOn int
+	RunValue(p, func(w *Worker) int {
+		guest = w.ID()
+		var s Scope
+		s.Go(p, func(v *Worker) { ranOn = v.ID() }) // on the guest's own jobs, where a thief looks
+		close(release)
+		time.Sleep(50 * time.Millisecond) // the worker's last look; a thief would take the job meanwhile
+		s.Wait(p)
+		return 0
+	})
+	if ranOn != guest {
+		t.Errorf("the guest's job ran on worker %d, not on the guest (%d) that held the worker's place", ranOn, guest)
+	}
+	if s := p.Stats(); s.PerWorker[0].Stolen != 0 {
+		t.Errorf("the lent worker stole %d times", s.PerWorker[0].Stolen)
+	}
+}

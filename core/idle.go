@@ -183,6 +183,9 @@ func (w *Worker) wait(why waitReason, l latch) (quit, expired bool) {
 		w.dq.releaseFrames(w.dq.head)
 	}
 	p.enterIdle(w, why)
+	if h := p.idleHook.Load(); h != nil {
+		(*h)(w)
+	}
 	return w.waitIdle(why, l, false)
 }
 

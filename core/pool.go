@@ -23,6 +23,10 @@ type Pool struct {
 	cfg   config
 	sleep sleepState
 	inj   injector
+	// idleHook, set by tests only, runs on a worker right after it
+	// announced itself idle and before its last look (wait): a test that
+	// pauses it there makes the interleavings of that window at will.
+	idleHook atomic.Pointer[func(*Worker)]
 
 	// roster is what thieves read: the workers and their victim samplers
 	// (roster.go). Replaced as a whole under growMu.

@@ -220,7 +220,13 @@ func (w *Worker) waitIdle(why waitReason, l latch, woke bool) (quit, expired boo
 			break
 		}
 		// A guest took w's place (lend) after its last look: it waits
-		// as a lent worker does, and mustWait now sees it lent.
+		// as a lent worker does, and mustWait now sees it lent. It
+		// announces itself on its latch again there, so the announcement
+		// it may have made is undone first (a frame's latch announced
+		// twice would read as done, and w would spin).
+		if l != nil {
+			l.withdraw(w)
+		}
 	}
 	if slept && why == forWork {
 		w.stats.sleeps.Add(1)

@@ -264,7 +264,7 @@ func (w *Worker) mustWait(why waitReason, l latch) bool {
 			// A guest took its place from the idle list (lend) after it
 			// announced itself asleep: no last look for work, as for
 			// forPlace; the guest's giveBack makes it.
-			return !p.quit.Load() && !w.inbox.ready() && !w.limited() && (l == nil || l.announce(w))
+			return !w.lentWake(nil) && (l == nil || l.announce(w))
 		}
 		return !p.workWaiting(w) && !w.inbox.ready() && w.jobs.Len() == 0 && !p.quit.Load() &&
 			!w.excessSpare() && (l == nil || l.announce(w))

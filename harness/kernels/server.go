@@ -102,12 +102,12 @@ func serverloadPool(name, variant string, p int, j *Job) (*core.Pool, error) {
 	base := runtime.NumGoroutine()
 	switch variant {
 	case Serial:
-		serverMetrics(j, base, 0)
+		serverMetrics(j, base, nil)
 		return nil, nil
 	case Gofork:
-		serverMetrics(j, base, 1)
 		pool := newServerPool(p)
 		j.Close = pool.Close
+		serverMetrics(j, base, pool)
 		return pool, nil
 	}
 	return nil, fmt.Errorf("%s: no variant %q", name, variant)
@@ -127,11 +127,15 @@ func newServerPool(p int) *core.Pool {
 
 // serverMetrics sets j.Metrics to report the goroutines the program has
 // running beyond the base it was set up beside: goroutines-after-run, as
-// the run returns, and goroutines-after-idle, once they are down to keep
-// (1 for a pool, its governor; 0 for the goroutines baseline, whose
-// callers may still be on their way out as the run returns) or after 3 s,
-// whichever comes first.
-func serverMetrics(j *Job, base, keep int) {
+// the run returns, and goroutines-after-idle, once they are down to what
+// the program keeps (one for a pool, its governor; none for the goroutines
+// baseline, pool nil, whose callers may still be on their way out as the
+// run returns) or after 3 s, whichever comes first.
+func serverMetrics(j *Job, base int, pool *core.Pool) {
+	keep := 0
+	if pool != nil {
+		keep = 1
+	}
 	j.Metrics = func() map[string]float64 {
 		m := map[string]float64{"goroutines-after-run": float64(runtime.NumGoroutine() - base)}
 		deadline := time.Now().Add(3 * time.Second)
@@ -296,11 +300,7 @@ func setupServer(variant string, p, bigN int, q float64) (*Job, error) {
 	if pool != nil {
 		j.Close = pool.Close
 	}
-	keep := 0
-	if pool != nil {
-		keep = 1
-	}
-	serverMetrics(j, base, keep)
+	serverMetrics(j, base, pool)
 	return j, nil
 }
 
